@@ -1,0 +1,224 @@
+"""Fail-closed gating: decide, before execution, which cells run on this machine.
+
+myst-nb reads ``.md`` notebooks through :data:`read_notebook` (registered as a
+custom format). For each code cell it evaluates the notebook's and the cell's
+requirements against the probe. A cell that is not met, or that reads a name
+defined only by a cell that did not run, is tagged ``skip-execution`` (nbclient
+does not run it) and preceded by a ``not-executed`` mark with the exact reason.
+When a notebook cannot execute here and a matching record exists, the record's
+outputs are rendered instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import nbformat
+from myst_nb.core.read import is_myst_markdown_notebook, read_myst_markdown_notebook
+from sphinx.util import logging
+
+from . import cachekey, recorded, requirements
+from .dataflow import cell_names
+from .environment import Environment
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+logger = logging.getLogger(__name__)
+
+SKIP_TAG = "skip-execution"  # nbclient's NotebookClient.skip_cells_with_tag
+MARK_DIRECTIVE = "not-executed"
+STATUS_DIRECTIVE = "page-status"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SkippedCell:
+    number: int  # 1-based among code cells
+    line: int  # first line of the cell in the source
+    needs: tuple[str, ...]  # the unmet requirements, or () for a dependency
+    reason: str
+
+
+@dataclasses.dataclass(slots=True)
+class PagePlan:
+    """What the gating decided for one notebook; kept in the Sphinx env."""
+
+    requires: tuple[str, ...]  # the notebook's own requirements
+    cell_requires: tuple[str, ...]  # every requirement any cell adds
+    code_cells: int
+    skipped: list[SkippedCell]
+    # provenance of the record whose outputs are shown, if any
+    record: dict[str, Any] | None = None
+    record_path: str | None = None
+    # what the cache key was computed from, to re-read the page when it changes
+    environment_digest: str = ""
+    project_files: tuple[str, ...] = ()
+    project_digest: str = ""
+
+    @property
+    def status(self) -> str:
+        if self.record is not None:
+            return "recorded"
+        if not self.skipped:
+            return "executed"
+        if len(self.skipped) == self.code_cells:
+            return "not executed"
+        return "partly executed"
+
+    @property
+    def reason(self) -> str:
+        return "; ".join(dict.fromkeys(s.reason for s in self.skipped if s.needs)) if self.skipped else ""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class BuildContext:
+    """Build-wide inputs of the gating, set at builder-inited."""
+
+    environment: Environment
+    disabled: frozenset[str]
+    features: Callable[[str], Any]  # feature id -> packaging Requirement
+    record_dir: Path
+    import_roots: tuple[Path, ...]
+    strict: bool  # REQUIRE_ALL or CI: stale records are errors
+
+
+class NotebookReader:
+    """The custom-format reader myst-nb calls with a notebook's text.
+
+    myst-nb passes only the text; the document being read is ``app.env.docname``,
+    so the reader keeps the application it was set up with.
+    """
+
+    def __init__(self) -> None:
+        self.app: Sphinx | None = None
+        self.context: BuildContext | None = None
+
+    def __call__(self, text: str) -> nbformat.NotebookNode:
+        nb = read_myst_markdown_notebook(text, add_source_map=True)
+        if not is_myst_markdown_notebook(text):
+            # A plain Markdown page: render it, execute nothing.
+            nb.metadata["mystnb"] = {"execution_mode": "off"}
+            return nb
+        assert self.app is not None and self.context is not None, "trtdocs is not set up"
+        docname = self.app.env.docname
+        plan = gate(nb, self.context, docname)
+        self.app.env.trtdocs_pages[docname] = plan
+        return nb
+
+
+read_notebook = NotebookReader()
+
+
+def _warn(docname: str, line: int, message: str, *, error: bool = False) -> None:
+    log = logger.error if error else logger.warning
+    log(message, location=(docname, line), type="trtdocs", subtype="gating")
+
+
+def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan:
+    """Tag, mark and key ``nb`` in place; return the plan."""
+    lines: list[int] = list(nb.metadata.get("source_map", [1] * len(nb.cells)))
+    source_hash = recorded.source_hash(nb)
+
+    def reqs_of(value: object, line: int) -> tuple[str, ...]:
+        try:
+            parsed = requirements.parse(value)
+            for r in parsed:
+                requirements.check(r, ctx.features)
+            return parsed
+        except requirements.RequirementError as exc:
+            _warn(docname, line, str(exc), error=True)
+            return ()
+
+    def unmet(reqs: Sequence[str]) -> list[requirements.Unmet]:
+        return requirements.evaluate(reqs, ctx.environment, features=ctx.features, disabled=ctx.disabled)
+
+    page_reqs = reqs_of(nb.metadata.get("requires"), 1)
+    page_unmet = unmet(page_reqs)
+    code = [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    skipped: list[SkippedCell] = []
+    all_cell_reqs: dict[str, None] = {}
+    tainted: dict[str, int] = {}  # name -> line of the skipped cell that defines it
+    for number, (index, cell) in enumerate(code, start=1):
+        line = lines[index]
+        cell_reqs = reqs_of(cell.metadata.get("requires"), line)
+        all_cell_reqs.update(dict.fromkeys(cell_reqs))
+        names = cell_names(cell.source)
+        missing = page_unmet + unmet(cell_reqs)
+        if missing:
+            reason = "; ".join(f"needs {u.needs}: {u.reason}" for u in missing)
+            skipped.append(SkippedCell(number, line, tuple(u.requirement for u in missing), reason))
+        elif names is not None and names.reads & tainted.keys():
+            name = sorted(names.reads & tainted.keys())[0]
+            reason = f"reads `{name}`, which the cell at line {tainted[name]} defines and which did not run"
+            skipped.append(SkippedCell(number, line, (), reason))
+        if names is None:
+            continue
+        if skipped and skipped[-1].number == number:
+            tainted.update(dict.fromkeys(names.defines, line))
+        else:
+            for name in names.defines:
+                tainted.pop(name, None)
+
+    plan = PagePlan(page_reqs, tuple(all_cell_reqs), len(code), skipped)
+    sources = [c.source for _, c in code]
+    plan.environment_digest = cachekey.environment_digest(ctx.environment)
+    plan.project_files = tuple(str(p) for p in cachekey.project_files(sources, ctx.import_roots))
+    plan.project_digest = cachekey.files_digest(plan.project_files)
+
+    if skipped:
+        record = _matching_record(ctx, docname, source_hash)
+        if record is not None:
+            recorded.merge_outputs(record, nb)
+            nb.metadata["mystnb"] = {"execution_mode": "off"}
+            plan.record = record.provenance
+            plan.record_path = str(record.path)
+            _insert_status(nb, lines)
+            return plan
+
+    skipped_numbers = {s.number: s for s in skipped}
+    inserts: list[tuple[int, str]] = []
+    for number, (index, cell) in enumerate(code, start=1):
+        if number in skipped_numbers:
+            cell.metadata.setdefault("tags", []).append(SKIP_TAG)
+            s = skipped_numbers[number]
+            needs = ", ".join(s.needs) or "dependency"
+            inserts.append((index, f"```{{{MARK_DIRECTIVE}}}\n:needs: {needs}\n\n{s.reason}\n```"))
+    for index, source in reversed(inserts):
+        nb.cells.insert(index, nbformat.v4.new_markdown_cell(source))
+        lines.insert(index, lines[index])
+    if code:
+        first = next(c for c in nb.cells if c.cell_type == "code")
+        first.metadata.setdefault("trtdocs", {})["cache_key"] = {
+            "environment": plan.environment_digest, "project_code": plan.project_digest}
+    nb.metadata["source_map"] = lines
+    _insert_status(nb, lines)
+    return plan
+
+
+def _insert_status(nb: nbformat.NotebookNode, lines: list[int]) -> None:
+    """Put the page-status banner after the first Markdown cell (the title)."""
+    at = next((i + 1 for i, c in enumerate(nb.cells) if c.cell_type == "markdown"), 0)
+    nb.cells.insert(at, nbformat.v4.new_markdown_cell(f"```{{{STATUS_DIRECTIVE}}}\n```"))
+    lines.insert(at, lines[at - 1] if at else 1)
+    nb.metadata["source_map"] = lines
+
+
+def _matching_record(ctx: BuildContext, docname: str, source_hash: str) -> recorded.Record | None:
+    path = recorded.record_path(ctx.record_dir, docname)
+    try:
+        record = recorded.load(path)
+    except ValueError as exc:
+        _warn(docname, 1, str(exc), error=True)
+        return None
+    if record is None:
+        return None
+    if record.source_hash != source_hash:
+        _warn(docname, 1,
+              f"stale record {path}: made from source {record.source_hash}, the source is now "
+              f"{source_hash}; run `make record` on a machine that meets the requirements",
+              error=ctx.strict)
+        return None
+    return record

@@ -1,0 +1,145 @@
+"""Build-wide outputs of the gating: ``provenance.json``, the build report
+page, recorded notebooks (``make record``), and the strict check
+(``REQUIRE_ALL=1``) that fails a build in which anything did not execute."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import nbformat
+from docutils import nodes
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from . import recorded
+from .gating import PagePlan, read_notebook
+from .status import page_entry
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+logger = logging.getLogger(__name__)
+
+PROVENANCE_FILE = "provenance.json"
+
+
+class report_placeholder(nodes.General, nodes.Element):
+    pass
+
+
+class BuildReport(SphinxDirective):
+    """The table of every notebook: status, reason, duration."""
+
+    def run(self) -> list[nodes.Node]:
+        self.env.trtdocs_report_docs.add(self.env.docname)
+        return [report_placeholder()]
+
+
+def entries(app: Sphinx) -> dict[str, dict[str, Any]]:
+    pages: dict[str, PagePlan] = app.env.trtdocs_pages
+    return {doc: page_entry(app, doc, pages[doc]) for doc in sorted(pages)}
+
+
+def _report_table(app: Sphinx, fromdoc: str) -> nodes.table:
+    rows = entries(app)
+    table = nodes.table(classes=["trtdocs-build-report"])
+    group = nodes.tgroup(cols=4)
+    table += group
+    for width in (30, 15, 45, 10):
+        group += nodes.colspec(colwidth=width)
+    head = nodes.thead()
+    group += head
+    head += _row(nodes.Text("Notebook"), "Status", "Reason", "Duration (s)")
+    body = nodes.tbody()
+    group += body
+    for doc, entry in rows.items():
+        title = app.env.titles[doc].astext() if doc in app.env.titles else doc
+        ref = nodes.reference("", title, internal=True,
+                              refuri=app.builder.get_relative_uri(fromdoc, doc))
+        duration = entry.get("duration_s")
+        body += _row(ref, entry["status"], entry.get("reason") or "", "" if duration is None else str(duration))
+    return table
+
+
+def _row(first: nodes.Node, *cells: str) -> nodes.row:
+    row = nodes.row()
+    entry = nodes.entry()
+    entry += nodes.paragraph("", "", first)
+    row += entry
+    for text in cells:
+        entry = nodes.entry()
+        entry += nodes.paragraph(text=text)
+        row += entry
+    return row
+
+
+def resolve_report(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    for node in list(doctree.findall(report_placeholder)):
+        node.replace_self(_report_table(app, docname))
+
+
+def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
+             removed: set[str]) -> list[str]:
+    """Re-read notebooks whose environment or imported project code changed,
+    and the report pages when any notebook is re-read."""
+    from .cachekey import environment_digest, files_digest
+
+    current = environment_digest(env.trtdocs_environment)
+    stale = [doc for doc, plan in env.trtdocs_pages.items()
+             if doc not in changed and doc not in removed
+             and (plan.environment_digest != current
+                  or files_digest(plan.project_files) != plan.project_digest)]
+    if stale or added or changed or removed:
+        stale.extend(d for d in env.trtdocs_report_docs if d not in changed and d not in removed)
+    return stale
+
+
+def check_strict(app: Sphinx, env: BuildEnvironment) -> None:
+    if not app.config.trtdocs_require_all:
+        return
+    for doc, plan in sorted(env.trtdocs_pages.items()):
+        if plan.status != "executed":
+            logger.error("REQUIRE_ALL: %s: %s", plan.status, plan.reason or "outputs come from a record",
+                         location=(doc, 1), type="trtdocs", subtype="strict")
+
+
+def write_outputs(app: Sphinx, exc: Exception | None) -> None:
+    if exc is not None or app.builder.format != "html":
+        return
+    data = {"environment": app.env.trtdocs_environment.to_json(), "notebooks": entries(app)}
+    Path(app.outdir, PROVENANCE_FILE).write_text(json.dumps(data, indent=2) + "\n")
+    if app.config.trtdocs_record:
+        _record(app)
+
+
+def _record(app: Sphinx) -> None:
+    """Write a record for each notebook with requirements that fully executed."""
+    ctx = read_notebook.context
+    assert ctx is not None
+    execute_dir = Path(app.outdir).parent / "jupyter_execute"
+    for doc, plan in sorted(app.env.trtdocs_pages.items()):
+        if plan.status != "executed" or not (plan.requires or plan.cell_requires):
+            continue
+        source = read_notebook_source(app, doc)
+        executed = nbformat.read(execute_dir / f"{doc}.ipynb", as_version=4)
+        path = recorded.record_path(ctx.record_dir, doc)
+        recorded.write(path, source, executed, page_entry(app, doc, plan))
+        logger.info("recorded %s -> %s", doc, path)
+
+
+def read_notebook_source(app: Sphinx, docname: str) -> nbformat.NotebookNode:
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    return read_myst_markdown_notebook(Path(app.env.doc2path(docname)).read_text(encoding="utf-8"))
+
+
+def setup(app: Sphinx) -> None:
+    app.add_node(report_placeholder)
+    app.add_directive("build-report", BuildReport)
+    app.connect("doctree-resolved", resolve_report)
+    app.connect("env-get-outdated", outdated)
+    app.connect("env-check-consistency", check_strict)
+    app.connect("build-finished", write_outputs)
