@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 import nbformat
 from myst_nb.core.read import is_myst_markdown_notebook, read_myst_markdown_notebook
-from sphinx.util import logging
 
 from . import cachekey, recorded, requirements
 from .dataflow import cell_names
@@ -26,8 +25,6 @@ from .environment import Environment
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
-
-logger = logging.getLogger(__name__)
 
 SKIP_TAG = "skip-execution"  # nbclient's NotebookClient.skip_cells_with_tag
 MARK_DIRECTIVE = "not-executed"
@@ -57,6 +54,8 @@ class PagePlan:
     environment_digest: str = ""
     project_files: tuple[str, ...] = ()
     project_digest: str = ""
+    # (line, message, is_error): reported by provenance.check_problems on every build
+    problems: list[tuple[int, str, bool]] = dataclasses.field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -112,41 +111,38 @@ class NotebookReader:
 read_notebook = NotebookReader()
 
 
-def _warn(docname: str, line: int, message: str, *, error: bool = False) -> None:
-    log = logger.error if error else logger.warning
-    log(message, location=(docname, line), type="trtdocs", subtype="gating")
-
-
 def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan:
     """Tag, mark and key ``nb`` in place; return the plan."""
     lines: list[int] = list(nb.metadata.get("source_map", [1] * len(nb.cells)))
     source_hash = recorded.source_hash(nb)
+    problems: list[tuple[int, str, bool]] = []
 
-    def reqs_of(value: object, line: int) -> tuple[str, ...]:
+    def reqs_of(value: object, line: int) -> tuple[tuple[str, ...], list[requirements.Unmet]]:
+        """The requirements, and an unmet entry when they are invalid (fail closed)."""
         try:
             parsed = requirements.parse(value)
             for r in parsed:
                 requirements.check(r, ctx.features)
-            return parsed
+            return parsed, []
         except requirements.RequirementError as exc:
-            _warn(docname, line, str(exc), error=True)
-            return ()
+            problems.append((line, str(exc), True))
+            return (), [requirements.Unmet(str(value), "valid requirements", str(exc))]
 
     def unmet(reqs: Sequence[str]) -> list[requirements.Unmet]:
         return requirements.evaluate(reqs, ctx.environment, features=ctx.features, disabled=ctx.disabled)
 
-    page_reqs = reqs_of(nb.metadata.get("requires"), 1)
-    page_unmet = unmet(page_reqs)
+    page_reqs, page_invalid = reqs_of(nb.metadata.get("requires"), 1)
+    page_unmet = page_invalid + unmet(page_reqs)
     code = [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
     skipped: list[SkippedCell] = []
     all_cell_reqs: dict[str, None] = {}
     tainted: dict[str, int] = {}  # name -> line of the skipped cell that defines it
     for number, (index, cell) in enumerate(code, start=1):
         line = lines[index]
-        cell_reqs = reqs_of(cell.metadata.get("requires"), line)
+        cell_reqs, cell_invalid = reqs_of(cell.metadata.get("requires"), line)
         all_cell_reqs.update(dict.fromkeys(cell_reqs))
         names = cell_names(cell.source)
-        missing = page_unmet + unmet(cell_reqs)
+        missing = page_unmet + cell_invalid + unmet(cell_reqs)
         if missing:
             reason = "; ".join(f"needs {u.needs}: {u.reason}" for u in missing)
             skipped.append(SkippedCell(number, line, tuple(u.requirement for u in missing), reason))
@@ -162,14 +158,14 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
             for name in names.defines:
                 tainted.pop(name, None)
 
-    plan = PagePlan(page_reqs, tuple(all_cell_reqs), len(code), skipped)
+    plan = PagePlan(page_reqs, tuple(all_cell_reqs), len(code), skipped, problems=problems)
     sources = [c.source for _, c in code]
     plan.environment_digest = cachekey.environment_digest(ctx.environment)
     plan.project_files = tuple(str(p) for p in cachekey.project_files(sources, ctx.import_roots))
     plan.project_digest = cachekey.files_digest(plan.project_files)
 
     if skipped:
-        record = _matching_record(ctx, docname, source_hash)
+        record = _matching_record(ctx, docname, source_hash, problems)
         if record is not None:
             recorded.merge_outputs(record, nb)
             nb.metadata["mystnb"] = {"execution_mode": "off"}
@@ -206,19 +202,19 @@ def _insert_status(nb: nbformat.NotebookNode, lines: list[int]) -> None:
     nb.metadata["source_map"] = lines
 
 
-def _matching_record(ctx: BuildContext, docname: str, source_hash: str) -> recorded.Record | None:
+def _matching_record(ctx: BuildContext, docname: str, source_hash: str,
+                     problems: list[tuple[int, str, bool]]) -> recorded.Record | None:
     path = recorded.record_path(ctx.record_dir, docname)
     try:
         record = recorded.load(path)
     except ValueError as exc:
-        _warn(docname, 1, str(exc), error=True)
+        problems.append((1, str(exc), True))
         return None
     if record is None:
         return None
     if record.source_hash != source_hash:
-        _warn(docname, 1,
-              f"stale record {path}: made from source {record.source_hash}, the source is now "
-              f"{source_hash}; run `make record` on a machine that meets the requirements",
-              error=ctx.strict)
+        problems.append((1, f"stale record {path}: made from source {record.source_hash}, the "
+                            f"source is now {source_hash}; run `make record` on a machine that "
+                            f"meets the requirements", ctx.strict))
         return None
     return record

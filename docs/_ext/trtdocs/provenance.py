@@ -97,13 +97,21 @@ def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[s
     return stale
 
 
-def check_strict(app: Sphinx, env: BuildEnvironment) -> None:
-    if not app.config.trtdocs_require_all:
-        return
+def check_problems(app: Sphinx, env: BuildEnvironment) -> None:
+    """Report the gating's problems on every build, not only when a page is
+    read, and fail the build on errors (as sphinx.ext.doctest does)."""
+    failed = False
     for doc, plan in sorted(env.trtdocs_pages.items()):
-        if plan.status != "executed":
+        for line, message, is_error in plan.problems:
+            (logger.error if is_error else logger.warning)(
+                message, location=(doc, line), type="trtdocs", subtype="gating")
+            failed |= is_error
+        if app.config.trtdocs_require_all and plan.status != "executed":
             logger.error("REQUIRE_ALL: %s: %s", plan.status, plan.reason or "outputs come from a record",
                          location=(doc, 1), type="trtdocs", subtype="strict")
+            failed = True
+    if failed:
+        app.statuscode = 1
 
 
 def write_outputs(app: Sphinx, exc: Exception | None) -> None:
@@ -141,5 +149,5 @@ def setup(app: Sphinx) -> None:
     app.add_directive("build-report", BuildReport)
     app.connect("doctree-resolved", resolve_report)
     app.connect("env-get-outdated", outdated)
-    app.connect("env-check-consistency", check_strict)
+    app.connect("env-check-consistency", check_problems)
     app.connect("build-finished", write_outputs)

@@ -76,16 +76,14 @@ def _resolve(requirement: str, features: FeatureResolver) -> str | Requirement:
     if requirement.startswith(FEATURE_PREFIX):
         return features(requirement[len(FEATURE_PREFIX):])
     try:
-        req = Requirement(requirement)
-    except InvalidRequirement as exc:
+        req: Requirement | None = Requirement(requirement)
+    except InvalidRequirement:
+        req = None
+    if req is None or canonicalize_name(req.name) not in _VERSION_KEYS:
         raise RequirementError(
-            f"unknown requirement {requirement!r}: use one of {sorted(CAPABILITIES)}, "
-            f"'feature:<id>', or a package requirement such as 'torch_tensorrt>=2.15' ({exc})"
-        ) from None
-    if canonicalize_name(req.name) not in _VERSION_KEYS:
-        raise RequirementError(
-            f"requirement {requirement!r} names a package the probe does not report; "
-            f"known: {sorted(_VERSION_KEYS)}"
+            f"unknown requirement {requirement!r}: use a capability {sorted(CAPABILITIES)}, "
+            f"'{FEATURE_PREFIX}<id>', or a requirement on a probed package "
+            f"{sorted(_VERSION_KEYS)} such as 'torch_tensorrt>=2.15'"
         )
     return req
 

@@ -60,7 +60,10 @@ def provenance(plan: PagePlan, env: Environment, exec_data: dict[str, Any] | Non
                                  {"cell": s.number, "line": s.line, "reason": s.reason}
                                  for s in plan.skipped] if plan.record is None else []}
     if plan.record is not None:
-        entry.update(record=plan.record_path, **plan.record)
+        # The record's own provenance: where and when it really executed.
+        entry["record"] = plan.record_path
+        for key in ("environment", "executed_at", "duration_s"):
+            entry[key] = plan.record.get(key)
         return entry
     entry["environment"] = env.to_json()
     if exec_data:

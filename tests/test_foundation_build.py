@@ -1,0 +1,143 @@
+"""Integration tests of the foundation on small fixture sites."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from sitebuild import copy_fixture, log, sphinx_build
+
+pytestmark = pytest.mark.build
+
+# Forces the `cuda` requirement unmet on any machine, a GPU one included.
+CPU_ONLY = {"TRTDOCS_DISABLE": "cuda"}
+
+
+def _html(out: Path, doc: str) -> BeautifulSoup:
+    return BeautifulSoup((out / "html" / f"{doc}.html").read_text(), "html.parser")
+
+
+@pytest.fixture(scope="module")
+def gated_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    tmp = tmp_path_factory.mktemp("gated")
+    site = copy_fixture("foundation-site", tmp)
+    (site / "notebooks" / "recordable.md").unlink()
+    result = sphinx_build(site, tmp / "_build", env=CPU_ONLY)
+    assert result.returncode == 0, log(result)
+    return site, tmp / "_build"
+
+
+def test_gated_cell_is_marked_and_does_not_run(gated_build: tuple[Path, Path]) -> None:
+    site, out = gated_build
+    notebooks = site / "notebooks"
+    assert not (notebooks / "gated-cell-ran.txt").exists()
+    assert not (notebooks / "dependent-cell-ran.txt").exists()
+    page = _html(out, "notebooks/gated")
+    marks = page.select(".trtdocs-not-executed")
+    assert len(marks) == 2
+    assert "disabled for this build" in marks[0].get_text()
+    assert "reads `device_value`" in marks[1].get_text()
+    text = page.get_text()
+    assert "first cell ran 42" in text
+    assert "independent cell ran 38" in text
+    assert "dependent 81" not in text
+    banner = page.select_one(".trtdocs-status")
+    assert banner is not None and "Partly executed in this build" in banner.get_text()
+    assert "2 of 4 code cells did not run here" in banner.get_text()
+
+
+def test_provenance_json_describes_each_notebook(gated_build: tuple[Path, Path]) -> None:
+    _, out = gated_build
+    data = json.loads((out / "html" / "provenance.json").read_text())
+    entry = data["notebooks"]["notebooks/gated"]
+    assert entry["status"] == "partly executed"
+    assert entry["code_cells"] == 4
+    assert [c["cell"] for c in entry["cells_not_executed"]] == [2, 3]
+    assert entry["duration_s"] > 0
+    assert entry["environment"] == data["environment"]
+    assert entry["environment"]["versions"]["executorch"] == "1.4.1"
+    assert "executed_at" in entry
+
+
+def test_published_html_has_no_doctrees_or_reports(gated_build: tuple[Path, Path]) -> None:
+    _, out = gated_build
+    published = {p.name for p in (out / "html").rglob("*")}
+    assert "environment.pickle" not in published
+    assert not any(name.endswith((".doctree", ".err.log")) for name in published)
+    assert not (out / "html" / "reports").exists()
+
+
+def test_failing_cell_fails_the_build_and_names_the_notebook(tmp_path: Path) -> None:
+    site = copy_fixture("foundation-site", tmp_path)
+    for nb in ("gated.md", "recordable.md"):
+        (site / "notebooks" / nb).unlink()
+    (site / "notebooks" / "broken.md").write_text(
+        (Path(__file__).parent / "fixtures" / "foundation-site" / "notebooks" / "gated.md")
+        .read_text().split("---\n\n", 1)[0]
+        + "---\n\n# Broken\n\n```{code-cell} ipython3\nvalue = 1\nraise ValueError('planted failure')\n```\n"
+    )
+    result = sphinx_build(site, tmp_path / "_build")
+    assert result.returncode != 0
+    text = re.sub(r"\x1b\[[0-9;]*m", "", log(result))  # IPython colours the traceback
+    assert "notebooks/broken.md" in text
+    assert "raise ValueError('planted failure')" in text  # the cell's source
+    assert "ValueError: planted failure" in text  # its traceback
+
+
+def test_unknown_requirement_names_file_and_line(tmp_path: Path) -> None:
+    site = copy_fixture("foundation-site", tmp_path)
+    (site / "notebooks" / "recordable.md").unlink()
+    gated = site / "notebooks" / "gated.md"
+    gated.write_text(gated.read_text().replace(":requires: [cuda]", ":requires: [quantum-gpu]"))
+    result = sphinx_build(site, tmp_path / "_build")
+    assert result.returncode != 0
+    assert "notebooks/gated.md:22: ERROR: unknown requirement 'quantum-gpu'" in log(result)
+    assert not (site / "notebooks" / "gated-cell-ran.txt").exists()  # fails closed
+
+
+def test_require_all_fails_when_a_cell_did_not_run(tmp_path: Path) -> None:
+    site = copy_fixture("foundation-site", tmp_path)
+    (site / "notebooks" / "recordable.md").unlink()
+    result = sphinx_build(site, tmp_path / "_build", env={**CPU_ONLY, "REQUIRE_ALL": "1"})
+    assert result.returncode != 0
+    assert "REQUIRE_ALL: partly executed" in log(result)
+
+
+def test_record_renders_when_execution_is_not_possible_and_goes_stale(tmp_path: Path) -> None:
+    site = copy_fixture("foundation-site", tmp_path)
+    (site / "notebooks" / "gated.md").unlink()
+    record = site / "notebooks" / "_recorded" / "notebooks__recordable.ipynb"
+
+    # 1. A machine that meets the requirement executes and records.
+    result = sphinx_build(site, tmp_path / "b1", env={"TRTDOCS_RECORD": "1"})
+    assert result.returncode == 0, log(result)
+    saved = json.loads(record.read_text())
+    assert saved["metadata"]["trtdocs_record"]["provenance"]["status"] == "executed"
+    assert "recorded value 42" in json.dumps(saved["cells"])
+
+    # 2. A machine that does not: the record's outputs, under its provenance.
+    unmet = {"TRTDOCS_DISABLE": "executorch>=1.4"}
+    result = sphinx_build(site, tmp_path / "b2", env=unmet)
+    assert result.returncode == 0, log(result)
+    page = _html(tmp_path / "b2", "notebooks/recordable")
+    assert "recorded value 42" in page.get_text()
+    assert not page.select(".trtdocs-not-executed")
+    banner = page.select_one(".trtdocs-status").get_text()
+    assert "Outputs recorded on another machine" in banner and "notebooks__recordable.ipynb" in banner
+    entry = json.loads((tmp_path / "b2" / "html" / "provenance.json").read_text())["notebooks"]["notebooks/recordable"]
+    assert entry["status"] == "recorded"
+
+    # 3. The source changes: the record is stale; an error in CI, a warning elsewhere.
+    nb = site / "notebooks" / "recordable.md"
+    nb.write_text(nb.read_text().replace("6 * 7", "6 * 8"))
+    result = sphinx_build(site, tmp_path / "b3", env={**unmet, "CI": "true"}, strict=False)
+    assert result.returncode != 0
+    assert "stale record" in log(result) and "notebooks/recordable.md" in log(result)
+    result = sphinx_build(site, tmp_path / "b4", env=unmet, strict=False)
+    assert result.returncode == 0, log(result)
+    assert "WARNING: stale record" in log(result)
+    page = _html(tmp_path / "b4", "notebooks/recordable")
+    assert page.select(".trtdocs-not-executed") and "recorded value 42" not in page.get_text()
