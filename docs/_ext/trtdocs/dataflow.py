@@ -1,15 +1,22 @@
 """Which names each code cell defines and reads, so that cells depending on a
-cell that did not run are not run either."""
+cell that did not run are not run either.
+
+Scopes come from the standard library's :mod:`symtable`, statement by
+statement, so a name the cell binds before reading it is not a dependency,
+and a function body's free names are.
+"""
 
 from __future__ import annotations
 
 import ast
 import builtins
 import dataclasses
+import symtable
 
 from IPython.core.inputtransformer2 import TransformerManager
 
-_BUILTINS = frozenset(dir(builtins))
+# Names the kernel provides: builtins, and what IPython adds to the namespace.
+_PROVIDED = frozenset(dir(builtins)) | {"get_ipython", "display", "In", "Out", "exit", "quit"}
 _TRANSFORMER = TransformerManager()
 
 
@@ -31,38 +38,27 @@ def cell_names(source: str) -> CellNames | None:
     defines: set[str] = set()
     reads: set[str] = set()
     for statement in tree.body:
-        loaded, stored = _names(statement)
-        reads |= loaded - defines - _BUILTINS
+        loaded, stored = _statement_names(statement)
+        reads |= loaded - defines - _PROVIDED
         defines |= stored
     return CellNames(frozenset(defines), frozenset(reads))
 
 
-def _names(statement: ast.stmt) -> tuple[set[str], set[str]]:
+def _statement_names(statement: ast.stmt) -> tuple[set[str], set[str]]:
+    table = symtable.symtable(ast.unparse(statement), "<cell>", "exec")
     loaded: set[str] = set()
     stored: set[str] = set()
-    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        stored.add(statement.name)
-    elif isinstance(statement, (ast.Import, ast.ImportFrom)):
-        for alias in statement.names:
-            stored.add(alias.asname or alias.name.split(".")[0])
-    for node in ast.walk(statement):
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
-                loaded.add(node.id)
-            elif _is_top_level_target(statement, node):
-                stored.add(node.id)
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            loaded.add(node.target.id)  # x += 1 reads x
+    if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+        loaded.add(statement.target.id)  # x += 1 reads x; symtable marks it assigned only
+    for symbol in table.get_symbols():
+        if symbol.is_referenced():
+            loaded.add(symbol.get_name())
+        if symbol.is_assigned() or symbol.is_imported() or symbol.is_namespace():
+            stored.add(symbol.get_name())
+    pending = list(table.get_children())
+    while pending:  # nested scopes read module names they do not bind
+        scope = pending.pop()
+        loaded.update(s.get_name() for s in scope.get_symbols()
+                      if s.is_global() and s.is_referenced())
+        pending.extend(scope.get_children())
     return loaded, stored
-
-
-def _is_top_level_target(statement: ast.stmt, name: ast.Name) -> bool:
-    """A Store outside any function or class body binds a module-level name."""
-    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-        return False
-    for node in ast.walk(statement):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
-                             ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-            if any(child is name for child in ast.walk(node)):
-                return False
-    return True

@@ -6,7 +6,8 @@ Sphinx process. Its result is cached in the build folder under a fingerprint
 that is cheap to recompute: installed distributions, Python, CPU, and the
 NVIDIA driver. A change in any of them probes again.
 
-Run ``python -m trtdocs.environment`` to print the probe as JSON.
+Run ``python docs/_ext/trtdocs/environment.py`` to print the probe as JSON; it
+needs only the standard library (and reports torch if it is there).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ PACKAGES: dict[str, str] = {
     "python": "",  # filled from the interpreter, not a distribution
     "torch": "torch",
     "torch_tensorrt": "torch-tensorrt",
-    "tensorrt": "tensorrt-cu13",
+    "tensorrt": "tensorrt-cu13",  # the 2.14 wheels' TensorRT (tensorrt-cu13 11.1)
     "executorch": "executorch",
     "torch_tensorrt_executorch_runtime": "torch-tensorrt-executorch-runtime",
 }
@@ -60,6 +61,8 @@ class Environment:
     # whether `import torch_tensorrt` succeeded, and the exact error if not
     torch_tensorrt_imports: bool
     torch_tensorrt_error: str | None
+    # sha256 of every installed distribution's name==version (importlib.metadata)
+    packages_digest: str
     # the cheap fingerprint this probe was taken under
     fingerprint: str
 
@@ -123,15 +126,16 @@ def _versions() -> dict[str, str | None]:
     return versions
 
 
+def _distributions() -> list[str]:
+    return sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
+
+
 def fingerprint() -> str:
     """A hash of everything the probe depends on that is cheap to read."""
-    dists = sorted(
-        f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()
-    )
     parts = [
         sys.executable, sys.version, platform.platform(), _cpu_model(),
         repr(_nvidia_smi()), os.environ.get("CUDA_VISIBLE_DEVICES", ""),
-        os.environ.get("LD_LIBRARY_PATH", ""), *dists,
+        os.environ.get("LD_LIBRARY_PATH", ""), *_distributions(),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
@@ -180,17 +184,16 @@ def probe_here() -> Environment:
         cuda_error=cuda_error,
         torch_tensorrt_imports=trt_imports,
         torch_tensorrt_error=trt_error,
+        packages_digest=hashlib.sha256("\n".join(_distributions()).encode()).hexdigest()[:16],
         fingerprint=fingerprint(),
     )
 
 
 def probe(python: str = sys.executable) -> Environment:
     """Probe with ``python`` in a child process."""
-    src = str(Path(__file__).resolve().parent.parent)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [src, os.environ.get("PYTHONPATH")])))
     proc = subprocess.run(
-        [python, "-m", "trtdocs.environment"], capture_output=True, text=True,
-        timeout=_PROBE_TIMEOUT_S, env=env,
+        [python, str(Path(__file__).resolve())], capture_output=True, text=True,
+        timeout=_PROBE_TIMEOUT_S,
     )
     if proc.returncode != 0:
         raise RuntimeError(f"environment probe failed ({python}):\n{proc.stderr}")
