@@ -1,0 +1,76 @@
+"""Checks on the strict build of the real site."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+from bs4 import BeautifulSoup
+from sitebuild import REPO
+
+pytestmark = pytest.mark.build
+
+NOTEBOOKS = sorted(p for p in (REPO / "notebooks").glob("*.md"))
+
+
+def _docname(path: Path) -> str:
+    return path.relative_to(REPO).with_suffix("").as_posix()
+
+
+def test_every_notebook_is_in_provenance(built_site: Path) -> None:
+    data = json.loads((built_site / "provenance.json").read_text())
+    assert sorted(data["notebooks"]) == sorted(_docname(p) for p in NOTEBOOKS)
+    for doc, entry in data["notebooks"].items():
+        assert entry["status"] in {"executed", "partly executed", "recorded", "not executed"}, doc
+        if entry["status"] != "executed":
+            assert entry["reason"] or entry["status"] == "recorded", doc
+
+
+def test_cpu_pages_execute_here(built_site: Path) -> None:
+    data = json.loads((built_site / "provenance.json").read_text())["notebooks"]
+    for doc in ("notebooks/check-environment", "notebooks/export-on-cpu"):
+        assert data[doc]["status"] == "executed"
+        assert data[doc]["duration_s"] > 0
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_docname)
+def test_page_has_one_status_banner(built_site: Path, path: Path) -> None:
+    page = BeautifulSoup((built_site / f"{_docname(path)}.html").read_text(), "html.parser")
+    banners = page.select(".trtdocs-status")
+    assert len(banners) == 1
+    assert banners[0].find_previous("h1") is not None  # below the title
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_docname)
+def test_skipped_cells_have_no_outputs_and_run_cells_ran(built_site: Path, path: Path) -> None:
+    """No output stands under a cell that did not run in this build."""
+    data = json.loads((built_site / "provenance.json").read_text())["notebooks"][_docname(path)]
+    executed = nbformat.read(built_site.parent / "jupyter_execute" / f"{_docname(path)}.ipynb", as_version=4)
+    code = [c for c in executed.cells if c.cell_type == "code"]
+    skipped = [c for c in code if "skip-execution" in c.metadata.get("tags", [])]
+    assert len(skipped) == len(data["cells_not_executed"])
+    for cell in skipped:
+        assert cell.outputs == [] and cell.execution_count is None
+    if data["status"] in ("executed", "partly executed"):
+        for cell in code:
+            if cell not in skipped:
+                assert cell.execution_count is not None
+
+
+def test_tensorrt_cells_are_marked_where_tensorrt_is_missing(built_site: Path) -> None:
+    env = json.loads((built_site / "provenance.json").read_text())["environment"]
+    if env["torch_tensorrt_imports"] and env["cuda_available"]:
+        pytest.skip("this machine runs the TensorRT cells")
+    page = BeautifulSoup((built_site / "notebooks/first-tensorrt-program.html").read_text(), "html.parser")
+    marks = page.select(".trtdocs-not-executed")
+    assert marks
+    assert env["torch_tensorrt_error"] in marks[0].get_text() or not env["cuda_available"]
+
+
+def test_no_build_internals_are_published(built_site: Path) -> None:
+    names = {p.name for p in built_site.rglob("*")}
+    assert "environment.pickle" not in names and ".doctrees" not in names
+    assert not (built_site / "reports").exists()
+    assert not any(n.endswith(".doctree") for n in names)
