@@ -600,8 +600,8 @@ class SupportMatrix(SphinxDirective):
         items = nodes.definition_list(classes=["trtdocs-feature-list"])
         for f in table.features:
             label = f"feature-{f.id}"
-            item = nodes.definition_list_item(ids=[label])
-            term = nodes.term()
+            item = nodes.definition_list_item()
+            term = nodes.term(ids=[label])
             term += nodes.strong("", "", *inline(f.title))
             term += nodes.Text(" ")
             term += nodes.literal(text=f.id)
