@@ -66,12 +66,13 @@ def _py(*parts: str) -> str:
 
 
 def _bytes(part: str) -> bytes:
-    return (_site() / part).read_bytes()
+    [path] = (_site() / part).parent.glob((_site() / part).name)
+    return path.read_bytes()
 
 
 ALL_PY = ("torch_tensorrt/_compile.py", "torch_tensorrt/executorch/*.py",
           "torch_tensorrt_executorch_runtime/*.py")
-RUNTIME_SO = "torch_tensorrt_executorch_runtime/_portable_lib.cpython-311-x86_64-linux-gnu.so"
+RUNTIME_SO = "torch_tensorrt_executorch_runtime/_portable_lib.*.so"
 RUNNER = "torch_tensorrt/bin/example_executorch_runner"
 
 # What the 2.14.0 wheels show for features the table says 2.14 has.
