@@ -4,6 +4,7 @@ One module per concern:
 
 * :mod:`.environment`: probe the build machine (cached by fingerprint);
 * :mod:`.requirements`: what a notebook or cell needs, and whether it is met;
+* :mod:`.features`: the features table: version notes, support matrix, ``feature:<id>``;
 * :mod:`.dataflow`: names each cell defines and reads;
 * :mod:`.gating`: the notebook reader that skips and marks cells;
 * :mod:`.cachekey`: the environment-keyed execution cache key;
@@ -18,13 +19,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from packaging.requirements import Requirement
 from sphinx.environment.collectors import EnvironmentCollector
 
-from . import provenance, status
+from . import features, provenance, status
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
-from .requirements import RequirementError
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -60,10 +59,6 @@ def _register_reader(app: Sphinx, config: Config) -> None:
     config.nb_custom_formats = {".md": [READER, {}, False]}
 
 
-def _no_features(feature_id: str) -> Requirement:
-    raise RequirementError(f"unknown feature {feature_id!r}")
-
-
 def _init_build(app: Sphinx) -> None:
     env = app.env
     for attr, empty in (("trtdocs_pages", dict), ("trtdocs_report_docs", set)):
@@ -76,7 +71,7 @@ def _init_build(app: Sphinx) -> None:
     read_notebook.context = BuildContext(
         environment=env.trtdocs_environment,
         disabled=frozenset(filter(None, (s.strip() for s in config.trtdocs_disable.split(",")))),
-        features=getattr(app, "trtdocs_features", _no_features),
+        features=features.resolver(app),
         record_dir=srcdir / config.trtdocs_record_dir,
         import_roots=tuple(srcdir / r for r in config.trtdocs_import_roots),
         strict=bool(config.trtdocs_require_all or os.environ.get("CI")),
@@ -93,6 +88,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("config-inited", _register_reader, priority=400)
     app.connect("builder-inited", _init_build, priority=400)
     app.add_env_collector(PageCollector)
+    features.setup(app)
     status.setup(app)
     provenance.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -111,7 +111,8 @@ def evaluate(
 
 def _needs(resolved: str | Requirement) -> str:
     if isinstance(resolved, Requirement):
-        return str(resolved)
+        # a feature's requirement also names the feature (features.FeatureRequirement)
+        return getattr(resolved, "needs", None) or str(resolved)
     return CAPABILITIES[resolved]
 
 

@@ -1,0 +1,733 @@
+"""The features table (``docs/features.toml``): releases, what each feature
+needs, and everything generated from it.
+
+One table drives every version note of the guide:
+
+* ``{feature-note} <id>`` (directive) and ``{feature}`<id>``` (role) render
+  the note of a feature relative to the documented release, linked to its row
+  of the support matrix;
+* ``{support-matrix}`` renders features x releases x platforms;
+* ``feature:<id>`` in a notebook's ``requires`` becomes a requirement on the
+  installed torch_tensorrt (:meth:`FeaturesTable.requirement`);
+* install commands come from each release's ``install`` table
+  (:meth:`FeaturesTable.install_command`).
+
+The table is loaded and validated at ``config-inited``; every problem names
+the file and the entry. Vocabularies are frozen: an unknown key, status or
+platform is an error, not a silent default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shlex
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from packaging.requirements import Requirement
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+from sphinx import addnodes
+from sphinx.errors import ConfigError
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective, SphinxRole
+
+from .requirements import FEATURE_PREFIX, RequirementError
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+    from sphinx.environment import BuildEnvironment
+    from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
+
+# -- Vocabularies --------------------------------------------------------------
+
+NIGHTLY = "nightly"  # the release key of the nightly channel; also a feature's `since`
+
+# Release status -> how the matrix heads its column.
+STATUSES: Mapping[str, str] = {
+    "released": "released",
+    "described": "described upstream, not released",
+    "nightly": "nightly builds",
+}
+
+# Platform name -> label in notes and the matrix.
+PLATFORMS: Mapping[str, str] = {
+    "linux-x86_64": "Linux x86-64",
+    "linux-aarch64": "Linux aarch64",
+    "windows-x86_64": "Windows x86-64",
+}
+
+# Pin name -> what it pins.
+PINS: Mapping[str, str] = {
+    "torch": "PyTorch",
+    "executorch": "ExecuTorch",
+    "tensorrt": "TensorRT",
+    "runtime": "torch-tensorrt-executorch-runtime",
+    "cuda": "CUDA",
+    "python": "Python",
+}
+
+_TOP_KEYS = frozenset({"documented", "releases", "features"})
+_RELEASE_KEYS = frozenset({"status", "version", "date", "platforms", "evidence", "pins", "install"})
+_INSTALL_KEYS = frozenset({"index_url", "extra_index_urls", "pre", "packages"})
+_FEATURE_KEYS = frozenset({"id", "title", "since", "platforms", "note", "evidence", "table_only"})
+_ID = re.compile(r"[a-z0-9][a-z0-9.-]*\Z")
+
+DEFAULT_FILE = "docs/features.toml"
+PACKAGE = "torch_tensorrt"  # the distribution a feature requirement is on
+
+
+class FeaturesError(ValueError):
+    """A problem in the features table; the message names the file and entry."""
+
+
+# -- Data ----------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Install:
+    """Inputs of a release's pip command (``[releases.<key>.install]``)."""
+
+    index_url: str  # --index-url; "" = PyPI
+    extra_index_urls: tuple[str, ...]  # --extra-index-url, in order
+    pre: bool  # --pre (nightly builds are pre-releases)
+    packages: tuple[str, ...]  # requirement strings, each quoted in the command
+
+    def args(self) -> list[str]:
+        """pip arguments after ``install``."""
+        args = ["--pre"] if self.pre else []
+        args += list(self.packages)
+        if self.index_url:
+            args += ["--index-url", self.index_url]
+        for url in self.extra_index_urls:
+            args += ["--extra-index-url", url]
+        return args
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Release:
+    """One column of the matrix (``[releases.<key>]``)."""
+
+    key: str  # "2.14", "2.15" or "nightly"; what `since` and `documented` name
+    status: str  # one of STATUSES
+    version: str  # full version of the release ("2.14.0"); "" for nightly
+    date: str  # when it reached PyPI ("2026-09"); "" if it has not
+    platforms: tuple[str, ...]  # PLATFORMS names the release supports
+    evidence: str  # where the pins and platforms come from
+    pins: Mapping[str, str]  # PINS name -> PEP 440 version or specifier
+    install: Install
+
+    @property
+    def number(self) -> Version | None:
+        """The release key as a version; None for the nightly channel."""
+        return None if self.key == NIGHTLY else Version(self.key)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Feature:
+    """One row of the matrix (``[[features]]``)."""
+
+    id: str  # what pages, roles and `feature:<id>` name
+    title: str  # short name in the matrix
+    since: str  # release key of the first release that has it, or "nightly"
+    # release key -> platforms from that release on (until the next key);
+    # {} = every platform of each release
+    platforms: Mapping[str, tuple[str, ...]]
+    note: str  # one line: what it is and its limits
+    evidence: str  # the file or page that shows it
+    table_only: str  # why no page references it; "" = a page must
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FeaturesTable:
+    """The validated table. Releases are ordered oldest first, nightly last."""
+
+    path: Path  # the file it was read from
+    documented: str  # release key the pages describe
+    releases: tuple[Release, ...]
+    features: tuple[Feature, ...]
+
+    # -- look-ups
+    def release(self, key: str) -> Release:
+        for r in self.releases:
+            if r.key == key:
+                return r
+        raise KeyError(key)
+
+    def feature(self, feature_id: str) -> Feature:
+        for f in self.features:
+            if f.id == feature_id:
+                return f
+        raise KeyError(feature_id)
+
+    @property
+    def documented_release(self) -> Release:
+        return self.release(self.documented)
+
+    def _index(self, key: str) -> int:
+        return [r.key for r in self.releases].index(key)
+
+    def has(self, feature: Feature, key: str) -> bool:
+        """Whether release ``key`` has ``feature``."""
+        return self._index(key) >= self._index(feature.since)
+
+    def platforms(self, feature: Feature, key: str) -> tuple[str, ...]:
+        """Platforms ``feature`` works on in release ``key``; () if absent."""
+        if not self.has(feature, key):
+            return ()
+        release = self.release(key)
+        chosen: tuple[str, ...] | None = None
+        for r in self.releases[: self._index(key) + 1]:
+            if r.key in feature.platforms:
+                chosen = feature.platforms[r.key]
+        return release.platforms if chosen is None else chosen
+
+    # -- version gating
+    def requirement(self, feature_id: str) -> Requirement:
+        """The torch_tensorrt requirement ``feature:<id>`` stands for.
+
+        A release feature needs ``torch_tensorrt>=<since>``. A nightly-only
+        feature needs a version past the newest numbered release, which no
+        release satisfies and a later nightly (a ``.dev`` build) does.
+        """
+        try:
+            feature = self.feature(feature_id)
+        except KeyError:
+            raise RequirementError(
+                f"unknown feature {feature_id!r}: {self.path} has no such id") from None
+        if feature.since != NIGHTLY:
+            return FeatureRequirement(f"{PACKAGE}>={feature.since}",
+                                      f"{PACKAGE}>={feature.since} for feature {feature.id}")
+        newest = max(r.number for r in self.releases if r.number is not None)
+        spec = f"{PACKAGE}>={newest.major}.{newest.minor + 1}.0.dev0"
+        return FeatureRequirement(
+            spec, f"a build newer than {self.documented} (nightly), {spec}, for feature {feature.id}")
+
+    # -- notes
+    def availability(self, feature: Feature) -> str:
+        """The headline of a note, relative to the documented release."""
+        documented = self.documented
+        if feature.since == documented:
+            return f"New in {documented}"
+        if self.has(feature, documented):
+            return f"Since {feature.since}"
+        if feature.since == NIGHTLY:
+            return f"Needs a build newer than {documented}, such as a nightly"
+        return f"Needs Torch-TensorRT {feature.since} or newer"
+
+    def platform_limit(self, feature: Feature) -> str:
+        """'Linux only in 2.14' where the feature is narrower in the documented
+        release than elsewhere (its other releases, or the release itself);
+        '' otherwise."""
+        key = self.documented if self.has(feature, self.documented) else feature.since
+        here = self.platforms(feature, key)
+        elsewhere = set(self.release(key).platforms)
+        for r in self.releases:
+            elsewhere.update(self.platforms(feature, r.key))
+        if set(here) >= elsewhere:
+            return ""
+        return f"{_platform_words(here)} only in {_release_words(key)}"
+
+    def note_text(self, feature: Feature) -> str:
+        """The one-line inline note: headline and platform limit."""
+        limit = self.platform_limit(feature)
+        return self.availability(feature) + (f"; {limit}" if limit else "")
+
+    # -- install data
+    def install_command(self, key: str) -> str:
+        """The pip command of release ``key``; package arguments in double quotes."""
+        install = self.release(key).install
+        return "pip install " + " ".join(
+            f'"{a}"' if a in install.packages else shlex.quote(a) for a in install.args())
+
+
+class FeatureRequirement(Requirement):
+    """A packaging Requirement that also says, in words, which feature needs it
+    (``needs`` is what a not-executed mark shows)."""
+
+    def __init__(self, spec: str, needs: str) -> None:
+        super().__init__(spec)
+        self.needs = needs
+
+
+def inline(text: str) -> list[nodes.Node]:
+    """Text with `code` spans as literal nodes (kept out of smart quotes)."""
+    out: list[nodes.Node] = []
+    for i, part in enumerate(text.split("`")):
+        if part:
+            out.append(nodes.literal(part, part) if i % 2 else nodes.Text(part))
+    return out
+
+
+def plain(text: str) -> str:
+    return text.replace("`", "")
+
+
+def _platform_words(platforms: tuple[str, ...]) -> str:
+    if platforms and all(p.startswith("linux-") for p in platforms) and len(platforms) > 1:
+        return "Linux"
+    if platforms and all(p.startswith("windows-") for p in platforms) and len(platforms) > 1:
+        return "Windows"
+    return ", ".join(PLATFORMS[p] for p in platforms)
+
+
+def _release_words(key: str) -> str:
+    return "nightly builds" if key == NIGHTLY else key
+
+
+# -- Loading and validation ----------------------------------------------------
+
+
+def load(path: str | Path, documented: str | None = None) -> FeaturesTable:
+    """Read and validate ``path``; ``documented`` overrides the file's value.
+
+    Raises :class:`FeaturesError` naming the file and the entry."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise FeaturesError(f"{path}: cannot read the features table: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise FeaturesError(f"{path}: not valid TOML: {exc}") from None
+    return _Validator(path).table(data, documented)
+
+
+class _Validator:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, entry: str, problem: str) -> FeaturesError:
+        return FeaturesError(f"{self.path}: {entry}: {problem}")
+
+    def keys(self, entry: str, data: object, allowed: frozenset[str], required: frozenset[str]) -> dict:
+        if not isinstance(data, dict):
+            raise self.fail(entry, f"must be a table, not {data!r}")
+        unknown = sorted(set(data) - allowed)
+        if unknown:
+            raise self.fail(entry, f"unknown key {unknown[0]!r}; allowed: {sorted(allowed)}")
+        missing = sorted(required - set(data))
+        if missing:
+            raise self.fail(entry, f"missing key {missing[0]!r}")
+        return data
+
+    def string(self, entry: str, value: object, *, empty: bool = True) -> str:
+        if not isinstance(value, str) or (not empty and not value.strip()):
+            raise self.fail(entry, f"must be a {'' if empty else 'non-empty '}string, not {value!r}")
+        return value
+
+    def strings(self, entry: str, value: object) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail(entry, f"must be a list of strings, not {value!r}")
+        return tuple(value)
+
+    def note(self, entry: str, value: object) -> str:
+        note = self.string(entry, value, empty=False)
+        if note.count("`") % 2:
+            raise self.fail(entry, "has an unclosed `code` span")
+        if "\n" in note:
+            raise self.fail(entry, "must be one line")
+        return note
+
+    def platform_list(self, entry: str, value: object) -> tuple[str, ...]:
+        platforms = self.strings(entry, value)
+        if not platforms:
+            raise self.fail(entry, "must name at least one platform")
+        for p in platforms:
+            if p not in PLATFORMS:
+                raise self.fail(entry, f"unknown platform {p!r}; known: {sorted(PLATFORMS)}")
+        if len(set(platforms)) != len(platforms):
+            raise self.fail(entry, "names a platform twice")
+        return platforms
+
+    def table(self, data: dict[str, Any], documented: str | None) -> FeaturesTable:
+        self.keys("top level", data, _TOP_KEYS, _TOP_KEYS)
+        releases = self.releases(data["releases"])
+        keys = [r.key for r in releases]
+        documented = documented or self.string("documented", data["documented"], empty=False)
+        if documented not in keys:
+            raise self.fail("documented", f"release {documented!r} is not in [releases] ({keys})")
+        if documented == NIGHTLY:
+            raise self.fail("documented", "must be a numbered release, not the nightly channel")
+        if not isinstance(data["features"], list):
+            raise self.fail("features", "must be an array of tables ([[features]])")
+        features: list[Feature] = []
+        seen: set[str] = set()
+        for i, raw in enumerate(data["features"]):
+            feature = self.feature(i, raw, releases)
+            if feature.id in seen:
+                raise self.fail(f"features[{i}] {feature.id!r}", "duplicate id")
+            seen.add(feature.id)
+            features.append(feature)
+        return FeaturesTable(self.path, documented, releases, tuple(features))
+
+    def releases(self, data: object) -> tuple[Release, ...]:
+        if not isinstance(data, dict) or not data:
+            raise self.fail("releases", "must be a non-empty table of releases")
+        releases = [self.release(key, raw) for key, raw in data.items()]
+        numbered = sorted((r for r in releases if r.key != NIGHTLY), key=lambda r: r.number)
+        nightly = [r for r in releases if r.key == NIGHTLY]
+        return (*numbered, *nightly)
+
+    def release(self, key: str, raw: object) -> Release:
+        entry = f"releases.{key!r}" if "." in key else f"releases.{key}"
+        data = self.keys(entry, raw, _RELEASE_KEYS, _RELEASE_KEYS)
+        status = self.string(f"{entry}.status", data["status"])
+        if status not in STATUSES:
+            raise self.fail(f"{entry}.status", f"unknown status {status!r}; known: {sorted(STATUSES)}")
+        if (key == NIGHTLY) != (status == NIGHTLY):
+            raise self.fail(entry, f"the key {NIGHTLY!r} and the status {NIGHTLY!r} go together")
+        version = self.string(f"{entry}.version", data["version"])
+        if key != NIGHTLY:
+            try:
+                number = Version(key)
+            except InvalidVersion:
+                raise self.fail(entry, f"release key {key!r} is not a version") from None
+            if len(number.release) != 2 or number.pre or number.dev or number.post or number.local:
+                raise self.fail(entry, f"release key {key!r} must be MAJOR.MINOR")
+            try:
+                full = Version(version)
+            except InvalidVersion:
+                raise self.fail(f"{entry}.version", f"{version!r} is not a version") from None
+            if full.release[:2] != number.release:
+                raise self.fail(f"{entry}.version", f"{version!r} does not belong to release {key}")
+        elif version:
+            raise self.fail(f"{entry}.version", "the nightly channel has no version")
+        pins_raw = data["pins"]
+        if not isinstance(pins_raw, dict):
+            raise self.fail(f"{entry}.pins", "must be a table")
+        pins: dict[str, str] = {}
+        for name, value in pins_raw.items():
+            pin_entry = f"{entry}.pins.{name}"
+            if name not in PINS:
+                raise self.fail(pin_entry, f"unknown pin; known: {sorted(PINS)}")
+            value = self.string(pin_entry, value, empty=False)
+            try:
+                Version(value)
+            except InvalidVersion:
+                try:
+                    SpecifierSet(value)
+                except InvalidSpecifier:
+                    raise self.fail(pin_entry, f"{value!r} is neither a version nor a specifier") from None
+            pins[name] = value
+        install_raw = self.keys(f"{entry}.install", data["install"], _INSTALL_KEYS, _INSTALL_KEYS)
+        packages = self.strings(f"{entry}.install.packages", install_raw["packages"])
+        if not packages:
+            raise self.fail(f"{entry}.install.packages", "must name at least one package")
+        for p in packages:
+            try:
+                Requirement(p)
+            except Exception as exc:  # packaging's InvalidRequirement
+                raise self.fail(f"{entry}.install.packages", f"{p!r} is not a requirement: {exc}") from None
+        pre = install_raw["pre"]
+        if not isinstance(pre, bool):
+            raise self.fail(f"{entry}.install.pre", f"must be true or false, not {pre!r}")
+        urls = (self.string(f"{entry}.install.index_url", install_raw["index_url"]),
+                *self.strings(f"{entry}.install.extra_index_urls", install_raw["extra_index_urls"]))
+        for url in filter(None, urls):
+            if not url.startswith("https://"):
+                raise self.fail(f"{entry}.install", f"index URL {url!r} is not https")
+        install = Install(urls[0], tuple(urls[1:]), pre, packages)
+        return Release(
+            key=key, status=status, version=version,
+            date=self.string(f"{entry}.date", data["date"]),
+            platforms=self.platform_list(f"{entry}.platforms", data["platforms"]),
+            evidence=self.string(f"{entry}.evidence", data["evidence"], empty=False),
+            pins=pins, install=install)
+
+    def feature(self, index: int, raw: object, releases: tuple[Release, ...]) -> Feature:
+        entry = f"features[{index}]"
+        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+            entry += f" {raw['id']!r}"
+        data = self.keys(entry, raw, _FEATURE_KEYS, _FEATURE_KEYS - {"platforms", "table_only"})
+        fid = self.string(f"{entry}.id", data["id"], empty=False)
+        if not _ID.match(fid):
+            raise self.fail(entry, "an id is lower-case letters, digits, '.' and '-'")
+        keys = [r.key for r in releases]
+        since = self.string(f"{entry}.since", data["since"], empty=False)
+        if since not in keys:
+            raise self.fail(f"{entry}.since", f"unknown release {since!r}; known: {keys}")
+        platforms: dict[str, tuple[str, ...]] = {}
+        raw_platforms = data.get("platforms")
+        if isinstance(raw_platforms, dict):
+            for key, value in raw_platforms.items():
+                if key not in keys:
+                    raise self.fail(f"{entry}.platforms", f"unknown release {key!r}; known: {keys}")
+                if keys.index(key) < keys.index(since):
+                    raise self.fail(f"{entry}.platforms", f"release {key!r} is older than since={since!r}")
+                platforms[key] = self.platform_list(f"{entry}.platforms.{key}", value)
+        elif raw_platforms is not None:
+            platforms[since] = self.platform_list(f"{entry}.platforms", raw_platforms)
+        # a feature cannot work where its release does not
+        for key in keys[keys.index(since):]:
+            chosen = None
+            for k in keys[: keys.index(key) + 1]:
+                chosen = platforms.get(k, chosen)
+            release = releases[keys.index(key)]
+            extra = sorted(set(chosen or ()) - set(release.platforms))
+            if extra:
+                raise self.fail(f"{entry}.platforms",
+                                f"{extra[0]!r} is not a platform of release {key!r} ({list(release.platforms)})")
+        table_only = data.get("table_only", "")
+        if "table_only" in data:
+            table_only = self.string(f"{entry}.table_only", table_only, empty=False)
+        return Feature(
+            id=fid,
+            title=self.note(f"{entry}.title", data["title"]),
+            since=since, platforms=platforms,
+            note=self.note(f"{entry}.note", data["note"]),
+            evidence=self.string(f"{entry}.evidence", data["evidence"], empty=False),
+            table_only=table_only)
+
+
+def line_of(path: Path, feature_id: str) -> int:
+    """The line of ``id = "<feature_id>"`` in the file (1 if not found)."""
+    pattern = re.compile(r'^\s*id\s*=\s*["\']' + re.escape(feature_id) + r'["\']')
+    try:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if pattern.match(line):
+                return number
+    except OSError:
+        pass
+    return 1
+
+
+# -- Sphinx: loading, notes, matrix, reference check ---------------------------
+
+
+def table_of(env: BuildEnvironment) -> FeaturesTable:
+    return env.trtdocs_features_table
+
+
+def _load_for_build(app: Sphinx, config: Config) -> None:
+    path = Path(app.confdir) / config.trtdocs_features_file
+    try:
+        app.trtdocs_features = load(path, config.trtdocs_documented_release or None)
+    except FeaturesError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def _attach(app: Sphinx) -> None:
+    env = app.env
+    env.trtdocs_features_table = app.trtdocs_features
+    if not hasattr(env, "trtdocs_feature_refs"):
+        env.trtdocs_feature_refs = {}
+
+
+def resolver(app: Sphinx):
+    """The feature resolver for :mod:`.gating` (``feature:<id>`` -> Requirement)."""
+    return app.trtdocs_features.requirement
+
+
+def _matrix_ref(env: BuildEnvironment, feature: Feature, text: str) -> addnodes.pending_xref:
+    ref = addnodes.pending_xref("", refdomain="std", reftype="ref", reftarget=f"feature-{feature.id}",
+                                refexplicit=True, refwarn=True, refdoc=env.docname)
+    ref += nodes.inline("", "", *inline(text))
+    return ref
+
+
+def _use(env: BuildEnvironment, feature_id: str, location: Any) -> Feature | None:
+    table = table_of(env)
+    env.note_dependency(str(table.path))
+    try:
+        feature = table.feature(feature_id)
+    except KeyError:
+        logger.error("unknown feature %r: %s has no such id", feature_id, table.path,
+                     location=location, type="trtdocs", subtype="features")
+        return None
+    env.trtdocs_feature_refs.setdefault(env.docname, set()).add(feature.id)
+    return feature
+
+
+class FeatureNote(SphinxDirective):
+    """``{feature-note} <id>``: the generated note of one feature."""
+
+    required_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        feature = _use(self.env, self.arguments[0].strip(), self.get_location())
+        if feature is None:
+            return []
+        table = table_of(self.env)
+        available = table.has(feature, table.documented)
+        box = nodes.admonition(classes=["trtdocs-feature-note", "note" if available else "important"])
+        box += nodes.title(text=table.availability(feature))
+        para = nodes.paragraph()
+        limit = table.platform_limit(feature)
+        para += inline(feature.title)
+        para += nodes.Text(". " + (f"{limit[0].upper()}{limit[1:]}. " if limit else ""))
+        para += inline(feature.note)
+        para += nodes.Text(" See ")
+        para += _matrix_ref(self.env, feature, "the support matrix")
+        para += nodes.Text(".")
+        box += para
+        return [box]
+
+
+class FeatureRole(SphinxRole):
+    """``{feature}`<id>```: the short note, as a link to the matrix row."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        feature = _use(self.env, self.text.strip(), self.get_location())
+        if feature is None:
+            return [], []
+        text = table_of(self.env).note_text(feature)
+        wrapper = nodes.inline(classes=["trtdocs-feature"])
+        wrapper += nodes.Text("(")
+        wrapper += _matrix_ref(self.env, feature, text)
+        wrapper += nodes.Text(")")
+        return [wrapper], []
+
+
+class SupportMatrix(SphinxDirective):
+    """``{support-matrix}``: features x releases x platforms, then the releases."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        env = self.env
+        table = table_of(env)
+        env.note_dependency(str(table.path))
+        std = env.domains.standard_domain
+        out: list[nodes.Node] = [self._features_table(table), self._releases_table(table)]
+        items = nodes.definition_list(classes=["trtdocs-feature-list"])
+        for f in table.features:
+            label = f"feature-{f.id}"
+            item = nodes.definition_list_item()
+            term = nodes.term(ids=[label])
+            term += nodes.strong("", "", *inline(f.title))
+            term += nodes.Text(" ")
+            term += nodes.literal(text=f.id)
+            item += term
+            body = nodes.definition()
+            body += nodes.paragraph("", "", nodes.Text(f"{table.note_text(f)}. "), *inline(f.note))
+            body += nodes.paragraph(text=f"Evidence: {f.evidence}.")
+            if f.table_only:
+                body += nodes.paragraph(text=f"Listed here only: {f.table_only}.")
+            item += body
+            items += item
+            std.note_hyperlink_target(label, env.docname, label, plain(f.title))
+        out.append(items)
+        return out
+
+    def _features_table(self, table: FeaturesTable) -> nodes.table:
+        releases = table.releases
+        head = ["Feature"] + [self._column(table, r) for r in releases]
+        rows = []
+        for f in table.features:
+            cells: list[nodes.Node | str] = [_matrix_ref(self.env, f, f.title)]
+            for r in releases:
+                here = table.platforms(f, r.key)
+                if not here:
+                    cells.append("no")
+                elif set(here) == set(r.platforms):
+                    cells.append("yes")
+                else:
+                    cells.append(f"{_platform_words(here)} only")
+            rows.append(cells)
+        return _table(head, rows, "trtdocs-support-matrix")
+
+    @staticmethod
+    def _column(table: FeaturesTable, r: Release) -> str:
+        name = "Nightly" if r.key == NIGHTLY else r.key
+        suffix = " (documented)" if r.key == table.documented else ""
+        return f"{name}{suffix}"
+
+    def _releases_table(self, table: FeaturesTable) -> nodes.table:
+        head = ["Release", "Status", "Platforms", "Pins", "Install"]
+        rows = []
+        for r in table.releases:
+            status = STATUSES[r.status] + (f" ({r.date})" if r.date else "")
+            pins = "; ".join(f"{PINS[k]} {v}" for k, v in r.pins.items())
+            rows.append([r.version or "Nightly", status,
+                         ", ".join(PLATFORMS[p] for p in r.platforms), pins,
+                         nodes.literal(text=table.install_command(r.key))])
+        return _table(head, rows, "trtdocs-release-table")
+
+
+def _table(head: list[str], rows: list[list[nodes.Node | str]], cls: str) -> nodes.table:
+    table = nodes.table(classes=[cls])
+    group = nodes.tgroup(cols=len(head))
+    table += group
+    for _ in head:
+        group += nodes.colspec(colwidth=1)
+    thead = nodes.thead()
+    group += thead
+    thead += _row(head)
+    body = nodes.tbody()
+    group += body
+    for r in rows:
+        body += _row(r)
+    return table
+
+
+def _row(cells: list[nodes.Node | str]) -> nodes.row:
+    row = nodes.row()
+    for c in cells:
+        entry = nodes.entry()
+        para = nodes.paragraph()
+        para += nodes.Text(c) if isinstance(c, str) else c
+        entry += para
+        row += entry
+    return row
+
+
+def _clear_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    env.trtdocs_feature_refs.pop(docname, None)
+
+
+def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
+    for doc in docnames:
+        if doc in other.trtdocs_feature_refs:
+            env.trtdocs_feature_refs[doc] = other.trtdocs_feature_refs[doc]
+
+
+def references(env: BuildEnvironment) -> dict[str, set[str]]:
+    """Feature id -> the documents that reference it (notes, roles, gating)."""
+    refs: dict[str, set[str]] = {}
+    for doc, ids in env.trtdocs_feature_refs.items():
+        for fid in ids:
+            refs.setdefault(fid, set()).add(doc)
+    for doc, plan in getattr(env, "trtdocs_pages", {}).items():
+        for req in (*plan.requires, *plan.cell_requires):
+            if req.startswith(FEATURE_PREFIX):
+                refs.setdefault(req[len(FEATURE_PREFIX):], set()).add(doc)
+    return refs
+
+
+def check_references(app: Sphinx, env: BuildEnvironment) -> None:
+    """Every feature is referenced by a page, or says why not (table_only)."""
+    table = table_of(env)
+    refs = references(env)
+    for f in table.features:
+        where = f"{table.path}:{line_of(table.path, f.id)}"
+        docs = sorted(refs.get(f.id, ()))
+        if f.table_only and docs:
+            logger.error("feature %r is marked table_only but %s reference it; remove table_only",
+                         f.id, ", ".join(docs), location=where, type="trtdocs", subtype="features")
+        elif not f.table_only and not docs:
+            logger.warning("feature %r is referenced by no page: add a {feature-note} or {feature} "
+                           "to the page that describes it, or give it table_only = \"<reason>\"",
+                           f.id, location=where, type="trtdocs", subtype="features-unreferenced")
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.add_config_value("trtdocs_features_file", DEFAULT_FILE, "env", types=(str,))
+    # "" = the file's `documented`; `-D trtdocs_documented_release=2.15` rewords every note
+    app.add_config_value("trtdocs_documented_release", "", "env", types=(str,))
+    app.connect("config-inited", _load_for_build, priority=300)
+    app.connect("builder-inited", _attach, priority=300)
+    app.connect("env-purge-doc", _clear_doc)
+    app.connect("env-merge-info", _merge)
+    app.connect("env-check-consistency", check_references)
+    app.add_directive("feature-note", FeatureNote)
+    app.add_role("feature", FeatureRole())
+    app.add_directive("support-matrix", SupportMatrix)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,141 @@
+"""Builds of the small fixture site (tests/fixtures/features-site): the notes
+are generated from the table and follow the documented release; bad ids and
+unreferenced features fail with the file and line."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURE = Path(__file__).parent / "fixtures" / "features-site"
+EXT = Path(__file__).resolve().parents[1] / "docs" / "_ext"
+
+pytestmark = pytest.mark.build
+
+
+def build(src: Path, out: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-n", "--keep-going", "-E", "-q", "-b", "html",
+         *options, str(src), str(out)],
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(EXT), os.environ.get("PYTHONPATH")]))})
+
+
+def notes(page: Path) -> dict[str, list[str]]:
+    """Admonition titles of feature notes, and inline role texts, in order."""
+    text = page.read_text(encoding="utf-8")
+    strip = lambda s: html.unescape(re.sub(r"<[^>]+>", "", s)).strip()  # noqa: E731
+    titles = re.findall(r'trtdocs-feature-note[^"]*">\s*<p class="admonition-title">(.*?)</p>', text, re.S)
+    inline = re.findall(r'<span class="trtdocs-feature">(.*?</a>\))</span>', text, re.S)
+    return {"titles": [strip(t) for t in titles], "inline": [strip(i) for i in inline]}
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[str]]]:
+    out = tmp_path_factory.mktemp("features-build")
+    result = {}
+    for documented, options in (("2.14", ()), ("2.15", ("-D", "trtdocs_documented_release=2.15"))):
+        proc = build(FIXTURE, out / documented, *options)
+        assert proc.returncode == 0, proc.stderr
+        result[documented] = notes(out / documented / "page.html")
+    return result
+
+
+def test_notes_follow_the_documented_release(both: dict[str, dict[str, list[str]]]) -> None:
+    assert both["2.14"]["titles"] == [
+        "New in 2.14",
+        "Needs Torch-TensorRT 2.15 or newer",
+        "Needs a build newer than 2.14, such as a nightly",
+        "New in 2.14",
+    ]
+    assert both["2.15"]["titles"] == [
+        "Since 2.14",
+        "New in 2.15",
+        "Needs a build newer than 2.15, such as a nightly",
+        "Since 2.14",
+    ]
+    # "old" works everywhere 2.15 runs, so the 2.14 note says where it is limited;
+    # "runner" is Linux x86-64 in every release, narrower than either release.
+    assert both["2.14"]["inline"] == [
+        "(New in 2.14; Linux only in 2.14)",
+        "(Needs Torch-TensorRT 2.15 or newer)",
+        "(Needs a build newer than 2.14, such as a nightly)",
+        "(New in 2.14; Linux x86-64 only in 2.14)",
+    ]
+    assert both["2.15"]["inline"] == [
+        "(Since 2.14)",
+        "(New in 2.15)",
+        "(Needs a build newer than 2.15, such as a nightly)",
+        "(Since 2.14; Linux x86-64 only in 2.15)",
+    ]
+    # Nothing typed by hand survives a switch: no note keeps the other release's words.
+    assert not any("2.14, such" in t or "New in 2.14" in t for t in both["2.15"]["titles"])
+
+
+def test_notes_link_to_the_matrix_row(tmp_path: Path) -> None:
+    proc = build(FIXTURE, tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    page = (tmp_path / "out" / "page.html").read_text(encoding="utf-8")
+    for fid in ("old", "next", "future", "runner"):
+        assert f'href="support-matrix.html#feature-{fid}"' in page
+    matrix = (tmp_path / "out" / "support-matrix.html").read_text(encoding="utf-8")
+    assert 'id="feature-internal"' in matrix
+    assert "internal to the delegate" in matrix
+    words = html.unescape(re.sub(r"<[^>]+>", "", matrix))
+    assert 'pip install --pre "torch_tensorrt[executorch]" --index-url ' \
+           "https://download.pytorch.org/whl/nightly/cu132" in words
+
+
+def copy_fixture(tmp_path: Path) -> Path:
+    src = tmp_path / "site"
+    shutil.copytree(FIXTURE, src)
+    return src
+
+
+def test_unknown_id_fails_with_file_and_line(tmp_path: Path) -> None:
+    src = copy_fixture(tmp_path)
+    (src / "page.md").write_text(
+        (src / "page.md").read_text() + "\n```{feature-note} no-such-feature\n```\n\nAlso {feature}`typo`.\n")
+    proc = build(src, tmp_path / "out")
+    assert proc.returncode != 0
+    lines = (src / "page.md").read_text().splitlines()
+    directive_line = lines.index("```{feature-note} no-such-feature") + 1
+    role_line = next(i for i, l in enumerate(lines, 1) if "{feature}`typo`" in l)
+    assert re.search(rf"page\.md:{directive_line}: ERROR: unknown feature 'no-such-feature'", proc.stderr), proc.stderr
+    assert re.search(rf"page\.md:{role_line}: ERROR: unknown feature 'typo'", proc.stderr), proc.stderr
+
+
+def test_unreferenced_feature_fails_the_strict_build(tmp_path: Path) -> None:
+    src = copy_fixture(tmp_path)
+    page = (src / "page.md").read_text().replace("```{feature-note} next\n```\n", "")
+    (src / "page.md").write_text(page.replace("{feature}`next`, ", ""))
+    proc = build(src, tmp_path / "out")
+    assert proc.returncode != 0
+    line = next(i for i, l in enumerate((src / "features.toml").read_text().splitlines(), 1)
+                if l == 'id = "next"')
+    assert re.search(rf"features\.toml:{line}: WARNING: feature 'next' is referenced by no page", proc.stderr), \
+        proc.stderr
+
+
+def test_table_only_feature_must_not_be_referenced(tmp_path: Path) -> None:
+    src = copy_fixture(tmp_path)
+    (src / "page.md").write_text((src / "page.md").read_text() + "\nSee {feature}`internal`.\n")
+    proc = build(src, tmp_path / "out")
+    assert proc.returncode != 0
+    assert "feature 'internal' is marked table_only but page reference it" in proc.stderr, proc.stderr
+
+
+def test_invalid_table_stops_the_build_naming_file_and_entry(tmp_path: Path) -> None:
+    src = copy_fixture(tmp_path)
+    toml = (src / "features.toml").read_text().replace('since = "2.15"', 'since = "2.16"')
+    (src / "features.toml").write_text(toml)
+    proc = build(src, tmp_path / "out")
+    assert proc.returncode != 0
+    assert "features.toml: features[1] 'next'.since: unknown release '2.16'" in proc.stderr, proc.stderr
