@@ -155,7 +155,8 @@ def _env(torch_tensorrt: str | None) -> Environment:
     return Environment(platform="Linux", machine="x86_64", cpu_model="cpu", cpu_count=2,
                        versions={"torch_tensorrt": torch_tensorrt}, cuda_available=False, gpu_name=None,
                        driver_version=None, cuda_runtime=None, cuda_error="no CUDA GPU",
-                       torch_tensorrt_imports=False, torch_tensorrt_error="no TensorRT", fingerprint="x")
+                       torch_tensorrt_imports=False, torch_tensorrt_error="no TensorRT", packages_digest="",
+                       fingerprint="x")
 
 
 def test_resolver_requirements() -> None:

@@ -54,6 +54,8 @@ class PagePlan:
     environment_digest: str = ""
     project_files: tuple[str, ...] = ()
     project_digest: str = ""
+    # requirement -> what it asks for, in words (requirements.describe)
+    needs: dict[str, str] = dataclasses.field(default_factory=dict)
     # (line, message, is_error): reported by provenance.check_problems on every build
     problems: list[tuple[int, str, bool]] = dataclasses.field(default_factory=list)
 
@@ -159,6 +161,7 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
                 tainted.pop(name, None)
 
     plan = PagePlan(page_reqs, tuple(all_cell_reqs), len(code), skipped, problems=problems)
+    plan.needs = {r: requirements.describe(r, ctx.features) for r in (*page_reqs, *all_cell_reqs)}
     sources = [c.source for _, c in code]
     plan.environment_digest = cachekey.environment_digest(ctx.environment)
     plan.project_files = tuple(str(p) for p in cachekey.project_files(sources, ctx.import_roots))

@@ -70,6 +70,11 @@ def check(requirement: str, features: FeatureResolver = _no_features) -> None:
     _resolve(requirement, features)
 
 
+def describe(requirement: str, features: FeatureResolver = _no_features) -> str:
+    """What ``requirement`` asks for, in words (for page banners)."""
+    return _needs(_resolve(requirement, features))
+
+
 def _resolve(requirement: str, features: FeatureResolver) -> str | Requirement:
     if requirement in CAPABILITIES:
         return requirement

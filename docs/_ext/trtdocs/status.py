@@ -47,7 +47,7 @@ def needs_text(plan: PagePlan) -> str:
     reqs = list(dict.fromkeys(plan.requires + plan.cell_requires))
     if not reqs:
         return "Runs on a CPU."
-    words = [CAPABILITIES.get(r, r) for r in reqs]
+    words = [plan.needs.get(r) or CAPABILITIES.get(r, r) for r in reqs]
     scope = "" if plan.requires else " for some cells"
     return f"Needs {', '.join(words)}{scope}."
 
