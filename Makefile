@@ -4,7 +4,8 @@
 #   make test        run the tests, including a strict build of the real site
 #   make html REQUIRE_ALL=1   fail if any notebook or cell was not executed
 #   make record      record executed notebooks into notebooks/_recorded/
-#   make lab         open the notebooks in JupyterLab
+#   make lab         open the notebooks in JupyterLab (LAB_OPTS: more jupyter lab options)
+#   make browser     install Debian's chromium for the browser tests (make test does)
 #
 # The venv (torch, executorch: about 6 GB) lives outside the clone, keyed by a
 # hash of the requirements files and the Python version, so clean clones and CI
@@ -25,30 +26,47 @@ SPHINXBUILD  = $(BIN)/sphinx-build -W -n --keep-going -T -d $(BUILDDIR)/doctrees
 
 export REQUIRE_ALL
 
-.PHONY: html test venv record lab clean
+.PHONY: html test venv record lab clean _venv-create print-venv browser
+
+print-venv:
+	@echo $(VENV)
 
 venv: $(VENV_STAMP)
 
-$(VENV_STAMP): $(REQ_FILES)
-	@echo "creating the docs venv in $(VENV)"
-	rm -rf "$(VENV)"
-	$(PYTHON) -m venv "$(VENV)"
-	$(BIN)/pip install --quiet -r requirements-execute.txt -r requirements-docs.txt -r requirements-test.txt
-	$(BIN)/pip install --quiet --no-deps -r requirements-trt-nodeps.txt
-	touch "$@"
+# The key in the path already covers the requirements' content, so the stamp has
+# no prerequisites (a fresh clone's newer file times must not rebuild it). flock
+# serialises clones and worktrees that create the same venv at once.
+$(VENV_STAMP):
+	@mkdir -p "$(VENV_ROOT)"
+	flock "$(VENV).lock" $(MAKE) --no-print-directory _venv-create
+
+_venv-create:
+	@if [ ! -f "$(VENV_STAMP)" ]; then \
+	  echo "creating the docs venv in $(VENV)" && rm -rf "$(VENV)" && \
+	  $(PYTHON) -m venv "$(VENV)" && \
+	  $(BIN)/pip install --quiet -r requirements-execute.txt -r requirements-docs.txt -r requirements-test.txt && \
+	  $(BIN)/pip install --quiet --no-deps -r requirements-trt-nodeps.txt && \
+	  touch "$(VENV_STAMP)"; fi
 
 html: $(VENV_STAMP)
 	$(SPHINXBUILD) -b html . $(BUILDDIR)/html
 
-test: $(VENV_STAMP)
+test: $(VENV_STAMP) browser
 	$(BIN)/python -m pytest
+
+# The browser tests drive Debian's chromium (never `playwright install`).
+CHROMIUM ?= /usr/bin/chromium
+SUDO     := $(if $(filter 0,$(shell id -u)),,sudo)
+browser:
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y --no-install-recommends chromium chromium-driver; }
 
 record: $(VENV_STAMP)
 	TRTDOCS_RECORD=1 $(SPHINXBUILD) -b html . $(BUILDDIR)/html
 
 lab: $(VENV_STAMP)
 	$(BIN)/jupytext-config --settings-file "$(VENV)/etc/jupyter/labconfig/default_setting_overrides.json" set-default-viewer markdown myst
-	$(BIN)/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(BIN)/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_OPTS)
 
 clean:
 	rm -rf $(BUILDDIR)

@@ -55,7 +55,13 @@ nb_ipywidgets_js = {}  # nothing is fetched from a CDN at view time
 
 html_theme = "furo"
 html_title = project
+html_favicon = "docs/_static/favicon.svg"  # browsers ask for one; a local file, no 404
 html_static_path = ["docs/_static"]
+templates_path = ["docs/_templates"]
+html_additional_pages = {"404": "404.html"}  # served by static hosts for a missing page
+# furo's sidebar, with the release switcher (docs/_templates/sidebar/releases.html) under the search
+html_sidebars = {"**": ["sidebar/brand.html", "sidebar/search.html", "sidebar/releases.html",
+                        "sidebar/scroll-start.html", "sidebar/navigation.html", "sidebar/scroll-end.html"]}
 html_css_files = ["trtdocs.css"]
 html_copy_source = False
 html_show_sourcelink = False
