@@ -64,6 +64,8 @@ browser:
 record: $(VENV_STAMP)
 	TRTDOCS_RECORD=1 $(SPHINXBUILD) -b html . $(BUILDDIR)/html
 
+# The kernel imports the guide's extension (trtdocs), as it does in the build.
+lab: export PYTHONPATH := $(CURDIR)/docs/_ext$(if $(PYTHONPATH),:$(PYTHONPATH))
 lab: $(VENV_STAMP)
 	$(BIN)/jupytext-config --settings-file "$(VENV)/etc/jupyter/labconfig/default_setting_overrides.json" set-default-viewer markdown myst
 	$(BIN)/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_OPTS)
