@@ -4,7 +4,8 @@
 #   make test        run the tests, including a strict build of the real site
 #   make html REQUIRE_ALL=1   fail if any notebook or cell was not executed
 #   make record      record executed notebooks into notebooks/_recorded/
-#   make lab         open the notebooks in JupyterLab
+#   make lab         open the notebooks in JupyterLab (LAB_OPTS: more jupyter lab options)
+#   make browser     install Debian's chromium for the browser tests (make test does)
 #
 # The venv (torch, executorch: about 6 GB) lives outside the clone, keyed by a
 # hash of the requirements files and the Python version, so clean clones and CI
@@ -25,7 +26,11 @@ SPHINXBUILD  = $(BIN)/sphinx-build -W -n --keep-going -T -d $(BUILDDIR)/doctrees
 
 export REQUIRE_ALL
 
+<<<<<<< HEAD
 .PHONY: html test venv record lab clean _venv-create print-venv
+=======
+.PHONY: html test venv record lab clean _venv-create print-venv browser
+>>>>>>> reader
 
 print-venv:
 	@echo $(VENV)
@@ -50,15 +55,24 @@ _venv-create:
 html: $(VENV_STAMP)
 	$(SPHINXBUILD) -b html . $(BUILDDIR)/html
 
-test: $(VENV_STAMP)
+test: $(VENV_STAMP) browser
 	$(BIN)/python -m pytest
+
+# The browser tests drive Debian's chromium (never `playwright install`).
+CHROMIUM ?= /usr/bin/chromium
+SUDO     := $(if $(filter 0,$(shell id -u)),,sudo)
+browser:
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y --no-install-recommends chromium chromium-driver; }
 
 record: $(VENV_STAMP)
 	TRTDOCS_RECORD=1 $(SPHINXBUILD) -b html . $(BUILDDIR)/html
 
+# The kernel imports the guide's extension (trtdocs), as it does in the build.
+lab: export PYTHONPATH := $(CURDIR)/docs/_ext$(if $(PYTHONPATH),:$(PYTHONPATH))
 lab: $(VENV_STAMP)
 	$(BIN)/jupytext-config --settings-file "$(VENV)/etc/jupyter/labconfig/default_setting_overrides.json" set-default-viewer markdown myst
-	$(BIN)/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(BIN)/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_OPTS)
 
 clean:
 	rm -rf $(BUILDDIR)

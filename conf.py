@@ -33,7 +33,7 @@ extensions = [
 
 # Sphinx reads only these; venvs, tests and the README stay out.
 include_patterns = ["index.md", "docs/**", "notebooks/**"]
-exclude_patterns = ["notebooks/_recorded/**", "docs/_ext/**", "**/README.md"]
+exclude_patterns = ["notebooks/_recorded/**", "docs/_ext/**", "**/README.md", "docs/_readme_*.md"]
 root_doc = "index"
 nitpicky = True
 # Until the guide pages reference every feature of docs/features.toml; the
@@ -58,7 +58,13 @@ nb_ipywidgets_js = {}  # nothing is fetched from a CDN at view time
 
 html_theme = "furo"
 html_title = project
+html_favicon = "docs/_static/favicon.svg"  # browsers ask for one; a local file, no 404
 html_static_path = ["docs/_static"]
+templates_path = ["docs/_templates"]
+html_additional_pages = {"404": "404.html"}  # served by static hosts for a missing page
+# furo's sidebar, with the release switcher (docs/_templates/sidebar/releases.html) under the search
+html_sidebars = {"**": ["sidebar/brand.html", "sidebar/search.html", "sidebar/releases.html",
+                        "sidebar/scroll-start.html", "sidebar/navigation.html", "sidebar/scroll-end.html"]}
 html_css_files = ["trtdocs.css"]
 html_copy_source = False
 html_show_sourcelink = False

@@ -10,7 +10,9 @@ One module per concern:
 * :mod:`.cachekey`: the environment-keyed execution cache key;
 * :mod:`.recorded`: outputs recorded on a machine that could run them;
 * :mod:`.status`: the page banner and the cell marks;
-* :mod:`.provenance`: provenance.json, the build report, records, strict mode.
+* :mod:`.provenance`: provenance.json, the build report, records, strict mode;
+* :mod:`.downloads`: each notebook page's .ipynb and .md downloads;
+* :mod:`.releases`: the sidebar's release switcher, from docs/features.toml.
 """
 
 from __future__ import annotations
@@ -21,7 +23,11 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
+<<<<<<< HEAD
 from . import features, provenance, status
+=======
+from . import downloads, provenance, releases, status
+>>>>>>> reader
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
 
@@ -91,4 +97,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     features.setup(app)
     status.setup(app)
     provenance.setup(app)
+    downloads.setup(app)
+    releases.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -11,6 +11,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
+from . import downloads
 from .gating import MARK_DIRECTIVE, STATUS_DIRECTIVE, PagePlan
 from .requirements import CAPABILITIES
 
@@ -120,8 +121,9 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         if plan is None:
             node.parent.remove(node)
             continue
-        entry = page_entry(app, docname, plan)
-        node.replace_self(banner(plan, entry))
+        box = banner(plan, page_entry(app, docname, plan))
+        box += downloads.link(docname, plan)
+        node.replace_self(box)
 
 
 def page_entry(app: Sphinx, docname: str, plan: PagePlan) -> dict[str, Any]:

@@ -1,0 +1,118 @@
+"""Each notebook page offers its notebook for download: the ``.ipynb`` with the
+outputs this build produced (or the recorded ones), and the MyST source.
+
+myst-nb writes the notebook it read to ``_build/jupyter_execute/<doc>.ipynb``;
+in cache mode that copy has no outputs (the outputs live in the jupyter-cache),
+so they are merged back from the cache here. The build's own marks are made
+plain Markdown so that the file reads well in Jupyter: the page-status cell is
+dropped, each ``not-executed`` mark becomes a quoted note, and the
+``skip-execution`` tag the gating added is removed (on a machine that meets
+the requirements, every cell runs).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import nbformat
+from docutils import nodes
+from sphinx.util import logging
+
+from .gating import MARK_DIRECTIVE, SKIP_TAG, STATUS_DIRECTIVE, PagePlan
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+logger = logging.getLogger(__name__)
+
+# plan.status -> what the .ipynb link holds, in words
+CONTENTS = {
+    "executed": "with the outputs of this build",
+    "partly executed": "with the outputs of the cells that ran in this build",
+    "not executed": "as written, without outputs: it did not run in this build",
+    "recorded": "with the outputs recorded on another machine",
+}
+_MARK = re.compile(r"\A```\{" + re.escape(MARK_DIRECTIVE) + r"\}\n:needs: (?P<needs>.*)\n\n(?P<reason>.*)\n```\Z", re.S)
+
+
+def link(docname: str, plan: PagePlan) -> nodes.paragraph:
+    """The banner's download line; the files sit next to the page."""
+    base = docname.rsplit("/", 1)[-1]
+    para = nodes.paragraph(classes=["trtdocs-downloads"])
+    para += nodes.Text("Download this notebook ")
+    para += nodes.reference("", f"{base}.ipynb", refuri=f"{base}.ipynb", classes=["trtdocs-download-ipynb"])
+    para += nodes.Text(f" ({CONTENTS[plan.status]}) or its MyST source ")
+    para += nodes.reference("", f"{base}.md", refuri=f"{base}.md", classes=["trtdocs-download-md"])
+    para += nodes.Text(" (opens as a notebook in JupyterLab with jupytext).")
+    return para
+
+
+def for_jupyter(nb: nbformat.NotebookNode, status: str) -> nbformat.NotebookNode:
+    """A copy of the gated notebook without the build's MyST-only cells."""
+    nb = nbformat.from_dict(nb)
+    cells, untag = [], False
+    for cell in nb.cells:
+        source = cell.source.strip()
+        if cell.cell_type == "markdown" and source.startswith(f"```{{{STATUS_DIRECTIVE}}}"):
+            continue
+        mark = _MARK.match(source) if cell.cell_type == "markdown" else None
+        if mark:
+            cell.source = (f"> **Not executed in this build** (needs: {mark['needs']}): "
+                           f"{mark['reason'].strip()}")
+            untag = True
+        elif cell.cell_type == "code":
+            tags = cell.metadata.get("tags", [])
+            if untag and SKIP_TAG in tags:
+                tags.remove(SKIP_TAG)
+                if not tags:
+                    del cell.metadata["tags"]
+            cell.metadata.pop("trtdocs", None)
+            untag = False
+        cells.append(cell)
+    nb.cells = cells
+    nb.metadata.pop("source_map", None)
+    nb.metadata["trtdocs"] = {"status": status}
+    return nb
+
+
+def _executed(app: Sphinx, docname: str, plan: PagePlan) -> nbformat.NotebookNode | None:
+    config = app.env.mystnb_config
+    path = Path(config.output_folder, f"{docname}.ipynb")
+    if not path.is_file():
+        return None
+    nb = nbformat.read(path, as_version=4)
+    has_outputs = any(c.get("outputs") for c in nb.cells if c.cell_type == "code")
+    if not has_outputs and plan.status in ("executed", "partly executed"):
+        from jupyter_cache import get_cache
+
+        try:
+            _, nb = get_cache(config.execution_cache_path).merge_match_into_notebook(nb)
+        except KeyError:
+            logger.warning(f"{docname}: ran in this build, but its outputs are neither in {path} "
+                           f"nor in the jupyter-cache; the download has no outputs",
+                           location=docname, type="trtdocs", subtype="downloads")
+    return nb
+
+
+def write(app: Sphinx, exception: Exception | None) -> None:
+    """At build-finished: write every notebook page's downloads next to its HTML."""
+    if exception is not None or app.builder.format != "html":
+        return
+    for docname, plan in sorted(app.env.trtdocs_pages.items()):
+        out = Path(app.outdir, docname)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        nb = _executed(app, docname, plan)
+        if nb is None:
+            logger.warning(f"{docname}: myst-nb wrote no notebook to {app.env.mystnb_config.output_folder}",
+                           location=docname, type="trtdocs", subtype="downloads")
+            continue
+        nbformat.write(for_jupyter(nb, plan.status), out.with_name(out.name + ".ipynb"))
+        shutil.copyfile(Path(app.srcdir, app.env.doc2path(docname, base=False)),
+                        out.with_name(out.name + ".md"))
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("build-finished", write)

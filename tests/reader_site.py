@@ -1,0 +1,70 @@
+"""Helpers shared by the reader tests (tests/test_reader*.py): the pages of a
+built site, parsed once, and what their links and assets point to."""
+
+from __future__ import annotations
+
+import functools
+import json
+import posixpath
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from bs4 import BeautifulSoup
+
+# (tag, attribute) pairs the browser fetches while it shows a page
+FETCHED = (("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src"),
+           ("source", "src"), ("video", "src"), ("audio", "src"), ("embed", "src"), ("object", "data"))
+CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)|@import\s+['"]([^'"]+)['"]""")
+VAGUE_LINK_TEXT = frozenset({"here", "click", "click here", "this", "link", "this link", "more",
+                             "read more", "this page", "go"})
+
+
+def pages(html: Path) -> list[Path]:
+    """Every HTML page of the site (not the theme's assets)."""
+    return sorted(p for p in html.rglob("*.html") if "_static" not in p.relative_to(html).parts)
+
+
+@functools.cache
+def soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def is_external(url: str) -> bool:
+    parts = urlsplit(url)
+    return bool(parts.scheme or parts.netloc)  # http:, https:, mailto:, data:, //host
+
+
+def resolve(page: Path, url: str) -> tuple[Path, str]:
+    """The file a relative ``url`` on ``page`` points to, and its fragment."""
+    parts = urlsplit(url)
+    if not parts.path:
+        return page, parts.fragment
+    return Path(posixpath.normpath(posixpath.join(page.parent.as_posix(), unquote(parts.path)))), parts.fragment
+
+
+def ids(path: Path) -> set[str]:
+    return {el["id"] for el in soup(path).find_all(id=True)} | {a["name"] for a in soup(path).find_all("a", attrs={"name": True})}
+
+
+def main_content(path: Path):
+    """furo's <article role="main">, or the whole page for a page without it."""
+    return soup(path).find("article", attrs={"role": "main"}) or soup(path)
+
+
+def provenance(html: Path) -> dict:
+    return json.loads((html / "provenance.json").read_text())
+
+
+def notebook_docs(html: Path) -> list[str]:
+    return sorted(provenance(html)["notebooks"])
+
+
+def links(path: Path) -> Iterator[tuple[str, str]]:
+    """(tag, url) for every link and fetched asset on ``path``."""
+    for tag in soup(path).find_all("a", href=True):
+        yield "a", tag["href"]
+    for name, attr in FETCHED:
+        for tag in soup(path).find_all(name, attrs={attr: True}):
+            yield name, tag[attr]
