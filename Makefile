@@ -26,11 +26,7 @@ SPHINXBUILD  = $(BIN)/sphinx-build -W -n --keep-going -T -d $(BUILDDIR)/doctrees
 
 export REQUIRE_ALL
 
-<<<<<<< HEAD
-.PHONY: html test venv record lab clean _venv-create print-venv
-=======
 .PHONY: html test venv record lab clean _venv-create print-venv browser
->>>>>>> reader
 
 print-venv:
 	@echo $(VENV)

@@ -23,9 +23,8 @@ from myst_nb.core.read import is_myst_markdown_notebook, read_myst_markdown_note
 
 from conftest import ROOT
 from reader_site import provenance
-from trtdocs import gating
+from trtdocs import features, gating
 from trtdocs.environment import Environment
-from trtdocs.requirements import FEATURE_PREFIX
 
 NOTEBOOKS = sorted(p for d in ("notebooks", "docs") for p in (ROOT / d).rglob("*.md")
                    if "_" not in p.relative_to(ROOT).parts[1][:1] and is_myst_markdown_notebook(p.read_text()))
@@ -80,10 +79,6 @@ def _outputs(cell: nbformat.NotebookNode) -> dict[str, object]:
     return {"streams": {k: _normalise(v) for k, v in sorted(streams.items())}, "rich": rich, "errors": errors}
 
 
-def _no_features(feature_id: str):
-    raise LookupError(feature_id)
-
-
 @pytest.mark.build
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_notebook_runs_in_jupyter_like_on_the_site(path: Path, built_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -97,24 +92,17 @@ def test_notebook_runs_in_jupyter_like_on_the_site(path: Path, built_site: Path,
 
     nb = jupytext.read(path)
     # The build's gating, applied to what jupytext read: same machine probe,
-    # same skip-execution tags. A page needing features defers to the build's
-    # decision (the features table is the features extension's to resolve).
-    requirements = [str(r) for c in nb.cells for r in (c.metadata.get("requires") or [])]
-    requirements += list(nb.metadata.get("requires") or [])
-    if any(r.startswith(FEATURE_PREFIX) for r in requirements):
-        code = [c for c in nb.cells if c.cell_type == "code"]
-        for number in built_skips:
-            code[number - 1].metadata.setdefault("tags", []).append(gating.SKIP_TAG)
-    else:
-        probe = Environment.from_json(json.loads((built_site.parent / "trtdocs" / "environment.json").read_text()))
-        context = gating.BuildContext(
-            environment=probe, features=_no_features, strict=False,
-            disabled=frozenset(filter(None, (s.strip() for s in os.environ.get("TRTDOCS_DISABLE", "").split(",")))),
-            record_dir=ROOT / "notebooks" / "_recorded",
-            import_roots=(ROOT / "docs" / "_ext", ROOT / "notebooks"))
-        plan = gating.gate(nb, context, doc)
-        assert {s.number for s in plan.skipped} == built_skips, \
-            f"{doc}: gating outside Sphinx skips {[s.number for s in plan.skipped]}, the build skipped {sorted(built_skips)}"
+    # same features table, same skip-execution tags.
+    probe = Environment.from_json(json.loads((built_site.parent / "trtdocs" / "environment.json").read_text()))
+    table = features.load(ROOT / "docs" / "features.toml")
+    context = gating.BuildContext(
+        environment=probe, features=table.requirement, strict=False,
+        disabled=frozenset(filter(None, (s.strip() for s in os.environ.get("TRTDOCS_DISABLE", "").split(",")))),
+        record_dir=ROOT / "notebooks" / "_recorded",
+        import_roots=(ROOT / "docs" / "_ext", ROOT / "notebooks"), srcdir=ROOT)
+    plan = gating.gate(nb, context, doc)
+    assert {s.number for s in plan.skipped} == built_skips, \
+        f"{doc}: gating outside Sphinx skips {[s.number for s in plan.skipped]}, the build skipped {sorted(built_skips)}"
 
     from nbclient import NotebookClient
 

@@ -23,11 +23,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-<<<<<<< HEAD
-from . import features, provenance, status
-=======
-from . import downloads, provenance, releases, status
->>>>>>> reader
+from . import downloads, features, provenance, releases, status
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
 
@@ -80,6 +76,7 @@ def _init_build(app: Sphinx) -> None:
         features=features.resolver(app),
         record_dir=srcdir / config.trtdocs_record_dir,
         import_roots=tuple(srcdir / r for r in config.trtdocs_import_roots),
+        srcdir=srcdir,
         strict=bool(config.trtdocs_require_all or os.environ.get("CI")),
     )
 

@@ -83,6 +83,7 @@ class BuildContext:
     features: Callable[[str], Any]  # feature id -> packaging Requirement
     record_dir: Path
     import_roots: tuple[Path, ...]
+    srcdir: Path  # where a notebook's `inputs:` globs are rooted
     strict: bool  # REQUIRE_ALL or CI: stale records are errors
 
 
@@ -164,7 +165,10 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     plan.needs = {r: requirements.describe(r, ctx.features) for r in (*page_reqs, *all_cell_reqs)}
     sources = [c.source for _, c in code]
     plan.environment_digest = cachekey.environment_digest(ctx.environment)
-    plan.project_files = tuple(str(p) for p in cachekey.project_files(sources, ctx.import_roots))
+    inputs, bad_inputs = _inputs(nb.metadata.get("inputs"), ctx.srcdir)
+    if bad_inputs:
+        problems.append((1, bad_inputs, True))
+    plan.project_files = tuple(str(p) for p in [*cachekey.project_files(sources, ctx.import_roots), *inputs])
     plan.project_digest = cachekey.files_digest(plan.project_files)
 
     if skipped:
@@ -195,6 +199,22 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     nb.metadata["source_map"] = lines
     _insert_status(nb, lines)
     return plan
+
+
+def _inputs(value: object, srcdir: Path) -> tuple[list[Path], str]:
+    """Files named by the front matter's ``inputs:`` (globs from the source
+    root): a notebook that reads them re-executes when they change."""
+    if value is None:
+        return [], ""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return [], f"'inputs' must be a list of glob patterns, not {value!r}"
+    found: list[Path] = []
+    for pattern in value:
+        matches = sorted(p for p in srcdir.glob(pattern) if p.is_file())
+        if not matches:
+            return [], f"'inputs' pattern {pattern!r} matches no file under {srcdir}"
+        found.extend(matches)
+    return found, ""
 
 
 def _insert_status(nb: nbformat.NotebookNode, lines: list[int]) -> None:
