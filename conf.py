@@ -36,9 +36,6 @@ include_patterns = ["index.md", "docs/**", "notebooks/**"]
 exclude_patterns = ["notebooks/_recorded/**", "docs/_ext/**", "**/README.md", "docs/_readme_*.md"]
 root_doc = "index"
 nitpicky = True
-# Until the guide pages reference every feature of docs/features.toml; the
-# check (trtdocs.features) still runs, and without this line fails the build.
-suppress_warnings = ["trtdocs.features-unreferenced"]
 
 # -- MyST and notebook execution -----------------------------------------------
 
