@@ -116,3 +116,12 @@ def test_real_pages():
     assert page_paths(ROOT), "no pages found"
     violations = installs.check_pages(ROOT, table, installs.Installed.from_metadata())
     assert violations == [], "\n".join(map(str, violations))
+
+
+def test_install_markdown_is_a_checked_bash_block(tmp_path, table, installed):
+    md = installs.install_markdown("2.14", table_path=FIXTURE_TABLE)
+    page = tmp_path / "install.md"
+    page.write_text(md, encoding="utf-8")
+    commands, problems = installs.find_commands(page)
+    assert problems == [] and len(commands) == 1
+    assert installs.check_command(commands[0], table, installed) == []

@@ -104,22 +104,41 @@ class ApiIndex:
         obj: griffe.Object | griffe.Alias = self.modules[root]
         for i, part in enumerate(parts):
             obj = _target(obj)
-            members = obj.members
-            if obj.is_class:
+            if part in obj.members:
+                obj = obj.members[part]
+            elif obj.is_class:
                 try:
-                    members = obj.all_members
-                except (griffe.AliasResolutionError, griffe.CyclicAliasError):
-                    raise _Unknown(path) from None
-            if part in members:
-                obj = members[part]
-                continue
-            if obj.is_module and (sub := self._load_namespace_child(obj, part)) is not None:
+                    obj = self._inherited(obj, part)
+                except _Missing:
+                    raise _Missing(".".join([root, *parts[:i + 1]])) from None
+            elif obj.is_module and (sub := self._load_namespace_child(obj, part)) is not None:
                 obj = sub  # a folder without __init__.py, which griffe does not walk into
-                continue
-            if obj.is_class and any(not _resolvable(b) for b in obj.bases):
-                raise _Unknown(path)  # may come from an external base class
-            raise _Missing(".".join([root, *parts[:i + 1]]))
+            else:
+                raise _Missing(".".join([root, *parts[:i + 1]]))
         return _target(obj)
+
+    def _inherited(self, cls: griffe.Object, name: str, depth: int = 0) -> griffe.Object:
+        """``name`` from a base class, resolved through :meth:`lookup` (griffe leaves
+        bases in folders without ``__init__.py`` unresolved)."""
+        if name in cls.members:
+            return cls.members[name]
+        unknown = depth > 10
+        for base in cls.bases:
+            path = getattr(base, "canonical_path", None)
+            if not path or path.split(".")[0] not in self.modules:
+                unknown = True  # torch, typing, object: not loaded
+                continue
+            try:
+                base_cls = self.lookup(path)
+                if base_cls.is_class:
+                    return self._inherited(base_cls, name, depth + 1)
+            except _Missing:
+                continue
+            except _Unknown:
+                unknown = True
+        if unknown:
+            raise _Unknown(f"{cls.path}.{name}")
+        raise _Missing(f"{cls.path}.{name}")
 
     def _load_namespace_child(self, module: griffe.Object, name: str) -> griffe.Object | None:
         """A submodule griffe did not walk into: a folder without ``__init__.py``, or a
@@ -152,12 +171,9 @@ class ApiIndex:
         """Keyword names a call accepts, or None when any keyword is accepted."""
         if obj.is_class:
             try:
-                init = obj.all_members.get("__init__")
-            except (griffe.AliasResolutionError, griffe.CyclicAliasError):
+                obj = _target(self._inherited(obj, "__init__"))
+            except (_Missing, _Unknown):
                 return None
-            if init is None:
-                return None
-            obj = _target(init)
         if not obj.is_function:
             return None
         params = obj.parameters
@@ -174,6 +190,11 @@ class ApiIndex:
         if not obj.is_function or obj.returns is None:
             return None
         ret = obj.returns
+        if isinstance(ret, griffe.ExprSubscript) and getattr(ret.left, "canonical_path", "") in (
+                "typing.Optional", "Optional"):
+            ret = ret.slice  # Optional[X] -> X
+        elif isinstance(ret, griffe.ExprBinOp) and str(ret.right) == "None":
+            ret = ret.left  # X | None -> X
         path = getattr(ret, "canonical_path", None)
         if isinstance(ret, str):  # quoted forward reference: resolve in its scope
             try:

@@ -399,3 +399,19 @@ def generate_commands(table: Table, release_key: str | None = None) -> tuple[Gen
     for url in urls[1:]:
         argv += ["--extra-index-url", url]
     return (GeneratedCommand(rel.key, tuple(argv), runs_delegate),)
+
+
+def install_markdown(release_key: str | None = None, *, table_path: Path | None = None) -> str:
+    """The install commands of one release as a fenced bash block, for a notebook cell:
+    ``IPython.display.Markdown(install_markdown("2.14"))``. Reads ``docs/features.toml``
+    found from the working directory upwards unless ``table_path`` is given."""
+    from .table import load_table
+
+    if table_path is None:
+        here = Path.cwd().resolve()
+        table_path = next((d / "docs" / "features.toml" for d in (here, *here.parents)
+                           if (d / "docs" / "features.toml").is_file()), None)
+        if table_path is None:
+            raise TableError(f"no docs/features.toml above {here}")
+    commands = generate_commands(load_table(table_path), release_key)
+    return "```bash\n" + "\n".join(c.text for c in commands) + "\n```\n"
