@@ -16,9 +16,13 @@ FIXTURE_TABLE = FIXTURES / "drift-table" / "features.toml"
 REAL_TABLE = ROOT / "docs" / "features.toml"
 
 
-@pytest.fixture(scope="module")
-def table():
-    return load_table(FIXTURE_TABLE)
+# Both shapes of the features table the adapter reads (see trtdocs/drift/table.py).
+TABLE_SHAPES = [FIXTURE_TABLE, FIXTURES / "drift-table" / "features-install-shape.toml"]
+
+
+@pytest.fixture(scope="module", params=TABLE_SHAPES, ids=["extras-shape", "install-shape"])
+def table(request):
+    return load_table(request.param)
 
 
 @pytest.fixture(scope="module")

@@ -383,16 +383,19 @@ def generate_commands(table: Table, release_key: str | None = None) -> tuple[Gen
     if rel.status == "described":
         raise TableError(f"release {rel.key} is described, not released: it has no install command")
     argv: list[str] = ["pip", "install"]
-    if rel.is_nightly:
+    if rel.pre or rel.is_nightly:
         argv.append("--pre")
-        argv.append(f"{TORCH_TENSORRT}[executorch]")
-    else:
-        argv.append(f"{TORCH_TENSORRT}[executorch]=={rel.version}")
     runs_delegate = rel.extra_brings_delegate
-    if not runs_delegate and RUNTIME in rel.pins:
-        pin = rel.pins[RUNTIME]
-        argv.append(RUNTIME + (f"=={pin}" if pin[:1].isdigit() else pin) if not rel.is_nightly else RUNTIME)
-        runs_delegate = True
+    if rel.packages:  # the table spells the packages out
+        argv += rel.packages
+        runs_delegate = runs_delegate or any(canonicalize_name(Requirement(p).name) == RUNTIME
+                                             for p in rel.packages)
+    else:
+        argv.append(f"{TORCH_TENSORRT}[executorch]" + ("" if rel.is_nightly else f"=={rel.version}"))
+        if not runs_delegate and RUNTIME in rel.pins:
+            pin = rel.pins[RUNTIME]
+            argv.append(RUNTIME + (f"=={pin}" if pin[:1].isdigit() else pin) if not rel.is_nightly else RUNTIME)
+            runs_delegate = True
     urls = rel.index_urls or (PYPI_SIMPLE,)
     if normalize_url(urls[0]) != normalize_url(PYPI_SIMPLE):
         argv += ["--index-url", urls[0]]

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
-from packaging.utils import canonicalize_name, parse_wheel_filename
+from packaging.utils import canonicalize_name, parse_sdist_filename, parse_wheel_filename
 from packaging.version import Version
 
 from .table import Release
@@ -44,12 +44,16 @@ def project(name: str) -> dict:
 
 
 def versions(name: str) -> list[Version]:
-    """Versions with at least one file that is not yanked."""
+    """Versions with at least one wheel or sdist that is not yanked (TensorRT's
+    packages are sdist stubs that download the libraries from NVIDIA)."""
     found: set[Version] = set()
     for f in project(name)["files"]:
-        if f.get("yanked") or not f["filename"].endswith(".whl"):
+        if f.get("yanked"):
             continue
-        found.add(parse_wheel_filename(f["filename"])[1])
+        if f["filename"].endswith(".whl"):
+            found.add(parse_wheel_filename(f["filename"])[1])
+        elif f["filename"].endswith((".tar.gz", ".zip")):
+            found.add(parse_sdist_filename(f["filename"])[1])
     return sorted(found)
 
 

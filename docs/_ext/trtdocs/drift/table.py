@@ -26,6 +26,18 @@ this one function. Expected shape (keys the guards read; others are ignored)::
     since = "2.15"                           # a release key or "nightly"
 
 Release keys other than "nightly" are ``major.minor`` strings.
+
+The features module's shape is read too: ``pins`` keyed ``runtime`` (the runtime
+wheel), ``tensorrt`` (tensorrt-cu13), plus ``cuda`` and ``python`` (not
+distributions, ignored here), and an ``install`` table::
+
+    [releases."2.14".install]
+    index_url = ""                           # "" = PyPI
+    extra_index_urls = []
+    pre = false
+    packages = ["torch-tensorrt[executorch]==2.14.0", "torch-tensorrt-executorch-runtime==0.1.0"]
+
+Without ``extras``, a release's extras are those its install packages name.
 """
 
 from __future__ import annotations
@@ -37,6 +49,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
@@ -44,6 +57,13 @@ NIGHTLY = "nightly"
 STATUSES = frozenset({"released", "described", "nightly"})
 # The feature whose first release makes the [executorch] extra bring the delegate.
 EXTRA_BRINGS_DELEGATE = "extra-brings-delegate"
+# Pin keys of the features table that are not distribution names -> distribution (None: not one).
+PIN_ALIASES: Mapping[str, str | None] = MappingProxyType({
+    "runtime": "torch-tensorrt-executorch-runtime",
+    "tensorrt": "tensorrt-cu13",
+    "cuda": None,
+    "python": None,
+})
 TORCH_TENSORRT = "torch-tensorrt"
 RUNTIME = "torch-tensorrt-executorch-runtime"
 
@@ -62,6 +82,8 @@ class Release:
     extras: frozenset[str]  # extras of torch-tensorrt in this release (``extras``)
     index_urls: tuple[str, ...]  # first: --index-url, rest: --extra-index-url (``index_urls``)
     pins: Mapping[str, str]  # canonical distribution name -> version or specifier (``pins``)
+    packages: tuple[str, ...]  # requirements the install command names (``install.packages``), may be ()
+    pre: bool  # the install command passes --pre (``install.pre``; nightly: always)
     extra_brings_delegate: bool  # derived from the extra-brings-delegate feature's ``since``
 
     @property
@@ -136,19 +158,36 @@ def table_from_data(data: Mapping[str, Any], *, source: str = "features table") 
         status = str(raw.get("status", ""))
         if status not in STATUSES:
             raise TableError(f"{source}: release {key!r} has status {status!r}; use one of {sorted(STATUSES)}")
-        version = raw.get("version")
+        version = raw.get("version") or None
+        pins = {}
+        for k, v in raw.get("pins", {}).items():
+            name = PIN_ALIASES.get(k, k)
+            if name is not None:
+                pins[canonicalize_name(name)] = str(v)
         if version is None and status == "released":
             # Fall back to an exact torch-tensorrt pin ("2.14.0" or "==2.14.0").
-            pin = str(raw.get("pins", {}).get(TORCH_TENSORRT, "")).removeprefix("==")
+            pin = pins.get(TORCH_TENSORRT, "").removeprefix("==")
             version = pin if pin[:1].isdigit() and not any(c in pin for c in "<>=!~,") else None
+        install = raw.get("install", {})
+        packages = tuple(str(p) for p in install.get("packages", ()))
+        index_urls = tuple(raw.get("index_urls", ()))
+        if not index_urls and install:
+            index_urls = (install.get("index_url") or "https://pypi.org/simple",
+                          *install.get("extra_index_urls", ()))
+        extras = raw.get("extras")
+        if extras is None:
+            extras = {e for p in packages for e in Requirement(p).extras
+                      if canonicalize_name(Requirement(p).name) == TORCH_TENSORRT}
         brings = delegate_since is not None and release_order(key) >= release_order(delegate_since)
         releases[key] = Release(
             key=key,
             status=status,
-            version=str(version) if version is not None else None,
-            extras=frozenset(raw.get("extras", ())),
-            index_urls=tuple(raw.get("index_urls", ())),
-            pins=MappingProxyType({canonicalize_name(k): str(v) for k, v in raw.get("pins", {}).items()}),
+            version=str(version) if version is not None and status != NIGHTLY else None,
+            extras=frozenset(extras),
+            index_urls=index_urls,
+            pins=MappingProxyType(pins),
+            packages=packages,
+            pre=bool(install.get("pre", status == NIGHTLY)),
             extra_brings_delegate=brings,
         )
     if documented not in releases:
