@@ -46,7 +46,8 @@ def test_good_commands_pass(table, installed):
     commands, problems = installs.find_commands(FIXTURES / "drift-installs" / "good.md", FIXTURES)
     assert problems == []
     # the console output line is not a command; `a && b` gives two
-    assert [c.line for c in commands] == [4, 8, 16, 17, 17, 21]
+    assert [c.line for c in commands] == [4, 8, 16, 17, 17, 21, 28]
+    assert commands[-1].release == "2.15"
     assert _check(FIXTURES / "drift-installs" / "good.md", table, installed) == []
 
 
@@ -61,6 +62,7 @@ def test_each_planted_defect_fails_with_its_rule(table, installed):
         (24, "index-known"),
         (28, "shell-quoting"),
         (32, "option-known"),
+        (37, "release-known"),
     ]
 
 
@@ -70,6 +72,7 @@ def test_messages_name_file_line_and_rule(table, installed):
     assert "drift-installs/bad.md:4: [nightly-pre] this command uses a nightly channel but does not pass --pre" \
         in "\n".join(text)
     assert any("torch-tensorrt==2.13.7 is not a released version" in t for t in text)
+    assert any("add torch-tensorrt-executorch-runtime==0.1.0, or mark" in t for t in text)
 
 
 def test_every_rule_is_documented():

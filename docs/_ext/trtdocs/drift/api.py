@@ -113,6 +113,8 @@ class ApiIndex:
                     raise _Missing(".".join([root, *parts[:i + 1]])) from None
             elif obj.is_module and (sub := self._load_namespace_child(obj, part)) is not None:
                 obj = sub  # a folder without __init__.py, which griffe does not walk into
+            elif not (obj.is_module or obj.is_class):
+                raise _Unknown(path)  # members of an attribute's or a property's value: types not followed
             else:
                 raise _Missing(".".join([root, *parts[:i + 1]]))
         return _target(obj)

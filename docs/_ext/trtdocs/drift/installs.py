@@ -6,10 +6,18 @@ in a bash/console/shell block, or ``%pip install`` / ``!pip install`` in a code
 cell. Each is split with :mod:`shlex`; each requirement is parsed with
 :class:`packaging.requirements.Requirement`. Every rule lives in :data:`RULES`.
 
+A command installs the documented release unless it names a nightly channel
+or pins torch-tensorrt. Two marks, in a shell comment on the command's line or
+the line above, or in a MyST comment (``% drift: ...``) on the line before the
+block, say more:
+
+* ``drift: export-only``: the install is for exporting, so the delegate rule
+  does not apply;
+* ``drift: release=<key>``: the command is the one of that release of the
+  features table (a described release's unpinned command, say).
+
 A command that installs the ``executorch`` extra for a release whose extra does
-not bring the delegate must also name the runtime wheel, unless the comment
-``drift: export-only`` is on its first line or the line above (an install for
-exporting, not running).
+not bring the delegate must also name the runtime wheel.
 """
 
 from __future__ import annotations
@@ -44,6 +52,7 @@ RULES: Mapping[str, str] = MappingProxyType({
     "extra-installed": "an extra of the installed release exists in the installed metadata",
     "delegate-missing": "installing the executorch extra of a release whose extra lacks the "
                         "delegate also installs torch-tensorrt-executorch-runtime",
+    "release-known": "a drift: release=<key> mark names a release of the features table",
 })
 
 PYPI_SIMPLE = "https://pypi.org/simple"
@@ -65,6 +74,7 @@ FLAGS = frozenset({
 # checked for their indexes and options.
 FAMILY = frozenset({TORCH_TENSORRT, RUNTIME, "executorch", "torch"})
 EXPORT_ONLY_MARK = "drift: export-only"
+_RELEASE_MARK = re.compile(r"drift:\s*release=(\S+)")
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&"})
 _EXTRAS_WITH_DELEGATE_INTENT = frozenset({"executorch", "all"})
 
@@ -80,6 +90,7 @@ class InstallCommand:
     index_urls: tuple[str, ...]  # --index-url first (PyPI when absent), then --extra-index-url
     requirements: tuple[Requirement, ...]  # positional arguments
     export_only: bool  # the EXPORT_ONLY_MARK comment is on the command or the line above
+    release: str | None = None  # from a "drift: release=<key>" mark, else None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -130,11 +141,15 @@ def find_commands(path: Path, root: Path | None = None, text: str | None = None)
     rel = str(path.relative_to(root)) if root else str(path)
     commands: list[InstallCommand] = []
     problems: list[Violation] = []
+    page = (path.read_text(encoding="utf-8") if text is None else text).splitlines()
     for block in iter_blocks(path, text):
         shell = block.kind in ("fence", "code-block", "code") and block.language in SHELL_LANGUAGES
         cell = block.kind == "code-cell"
         if not (shell or cell):
             continue
+        # the page line before the fence (first_line - 1 is the fence, 1-based)
+        before = page[block.first_line - 3] if block.first_line >= 3 else ""
+        before = before if before.lstrip().startswith("%") else ""
         for line, text_, above in _logical_lines(block.lines, block.first_line):
             stripped = text_.strip()
             if cell:
@@ -147,13 +162,17 @@ def find_commands(path: Path, root: Path | None = None, text: str | None = None)
                 stripped = stripped.split("$", 1)[1]
             if "install" not in stripped:
                 continue
-            cmd, errs = parse_command(stripped, rel, line, export_only=EXPORT_ONLY_MARK in text_ + above)
+            marks = "\n".join((text_, above, before))
+            release = _RELEASE_MARK.search(marks)
+            cmd, errs = parse_command(stripped, rel, line, export_only=EXPORT_ONLY_MARK in marks,
+                                      release=release[1] if release else None)
             problems += errs
             commands += cmd
     return commands, problems
 
 
-def parse_command(text: str, path: str, line: int, *, export_only: bool = False) -> tuple[list[InstallCommand], list[Violation]]:
+def parse_command(text: str, path: str, line: int, *, export_only: bool = False,
+                  release: str | None = None) -> tuple[list[InstallCommand], list[Violation]]:
     """The install commands in one shell line (``a && b`` may hold several)."""
     bad = lambda rule, msg: Violation(path, line, rule, msg)  # noqa: E731
     try:
@@ -181,7 +200,7 @@ def parse_command(text: str, path: str, line: int, *, export_only: bool = False)
         segment, tainted, quoting_error = [], quoting_error, False
         if args is None or tainted:
             continue
-        cmd, errs = _parse_args(args, text, path, line, export_only)
+        cmd, errs = _parse_args(args, text, path, line, export_only, release)
         problems += errs
         if cmd is not None:
             commands.append(cmd)
@@ -195,7 +214,8 @@ def _install_args(tokens: list[str]) -> list[str] | None:
     return None
 
 
-def _parse_args(args: list[str], text: str, path: str, line: int, export_only: bool) -> tuple[InstallCommand | None, list[Violation]]:
+def _parse_args(args: list[str], text: str, path: str, line: int, export_only: bool,
+                release: str | None) -> tuple[InstallCommand | None, list[Violation]]:
     problems: list[Violation] = []
     pre = False
     index: str | None = None
@@ -223,7 +243,7 @@ def _parse_args(args: list[str], text: str, path: str, line: int, export_only: b
         except InvalidRequirement as exc:
             problems.append(Violation(path, line, "parse", f"{arg!r} is not a PEP 508 requirement ({exc})"))
     urls = (index or PYPI_SIMPLE, *extra)
-    return InstallCommand(path, line, text, pre, urls, tuple(reqs), export_only), problems
+    return InstallCommand(path, line, text, pre, urls, tuple(reqs), export_only, release), problems
 
 
 # -- checking commands -----------------------------------------------------------
@@ -238,8 +258,14 @@ def _exact(spec: str | SpecifierSet) -> Version | None:
 
 
 def target_release(cmd: InstallCommand, table: Table) -> tuple[Release | None, list[Violation]]:
-    """The release a command installs: nightly by channel, else by torch-tensorrt pin,
-    else by runtime pin, else the documented release."""
+    """The release a command installs: by its release mark, else nightly by channel, else
+    by torch-tensorrt pin, else by runtime pin, else the documented release."""
+    if cmd.release is not None:
+        if cmd.release not in table.releases:
+            return None, [Violation(cmd.path, cmd.line, "release-known",
+                                    f"'drift: release={cmd.release}' names no release of the features table "
+                                    f"(known: {', '.join(sorted(table.releases))})")]
+        return table.releases[cmd.release], []
     if any(normalize_url(u) in {normalize_url(n) for n in table.nightly_index_urls} for u in cmd.index_urls):
         return next(r for r in table.releases.values() if r.is_nightly), []
     by_name = {canonicalize_name(r.name): r for r in cmd.requirements}
@@ -303,9 +329,13 @@ def check_command(cmd: InstallCommand, table: Table, installed: Installed | None
                 and RUNTIME not in names and not cmd.export_only):
             out.append(bad("delegate-missing", f"the [{','.join(sorted(trt.extras))}] extra of torch-tensorrt "
                                                f"{release.key} does not bring the delegate: add {RUNTIME}"
-                                               f"{'==' + release.pins[RUNTIME] if RUNTIME in release.pins else ''}, "
+                                               f"{_as_pin(release.pins.get(RUNTIME, ''))}, "
                                                f"or mark an export-only install with '# {EXPORT_ONLY_MARK}'"))
     return out
+
+
+def _as_pin(pin: str) -> str:
+    return f"=={pin}" if pin[:1].isdigit() else pin
 
 
 def _pin_agrees(cmd: InstallCommand, release: Release, name: str, req: Requirement, pin: str) -> list[Violation]:
