@@ -29,6 +29,7 @@ extensions = [
     "sphinx_design",
     # This guide's own extension (docs/_ext/trtdocs)
     "trtdocs",
+    "trtdocs.drift",  # drift guards: install commands, API use, C++ blocks (docs/_ext/trtdocs/drift)
 ]
 
 # Sphinx reads only these; venvs, tests and the README stay out.

@@ -1,0 +1,40 @@
+"""Drift guards: the guide's install commands, API calls and C++ snippets,
+checked against the packages they name.
+
+* :mod:`.table`: the release half of ``docs/features.toml``, read through one adapter;
+* :mod:`.installs`: install commands in the pages (rules in one frozen table), and
+  the generator of the install page's commands;
+* :mod:`.pypi`: the documented release's requirements resolved against PyPI's metadata;
+* :mod:`.api`: names and keywords notebook cells use, checked with griffe (no import);
+* :mod:`.cpp`: C++ blocks compiled against the ExecuTorch wheel's headers, CMake parsed;
+* :mod:`.sphinx`: a build hook that reports every violation as a warning with file and line.
+
+Every guard returns :class:`Violation` objects; ``python -m trtdocs.drift`` prints them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Violation:
+    """One place where a page disagrees with the packages."""
+
+    path: str  # page path, relative to the project root where possible
+    line: int  # 1-based line in that page
+    rule: str  # rule id (each guard keeps its rules in a frozen table)
+    message: str  # what is wrong, in words
+    cell: int | None = None  # 1-based code-cell number in a notebook, when it applies
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}"
+        if self.cell is not None:
+            where += f" (cell {self.cell})"
+        return f"{where}: [{self.rule}] {self.message}"
+
+
+def setup(app):  # noqa: ANN001, ANN201 -- Sphinx entry point, see .sphinx
+    from .sphinx import setup as _setup
+
+    return _setup(app)

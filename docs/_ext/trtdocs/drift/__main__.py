@@ -1,0 +1,40 @@
+"""``python -m trtdocs.drift [--root DIR] [--table FILE] [--network] [GUARD ...]``
+
+Prints every violation as ``file:line: [rule] message`` and exits 1 if any.
+``--network`` also resolves the documented release's pins against PyPI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import pypi
+from .run import DEFAULT_TABLE, GUARDS, run_guards
+from .table import load_table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m trtdocs.drift", description=__doc__.splitlines()[2])
+    parser.add_argument("guards", nargs="*", metavar="GUARD", help=f"any of {', '.join(GUARDS)} (default: all)")
+    parser.add_argument("--root", type=Path, default=Path.cwd())
+    parser.add_argument("--table", type=Path, default=None)
+    parser.add_argument("--network", action="store_true", help="check the documented release on PyPI")
+    args = parser.parse_args(argv)
+    table_path = args.table or args.root / DEFAULT_TABLE
+    report = run_guards(args.root, table_path=table_path, guards=args.guards or GUARDS)
+    for note in report.notes:
+        print(f"note: {note}")
+    problems = [str(v) for v in report.violations]
+    if args.network:
+        table = load_table(table_path)
+        problems += [f"{table_path}: [pypi] {p}" for p in pypi.check_release(table.release(table.documented))]
+    for problem in problems:
+        print(problem)
+    print(f"drift: {len(problems)} problem(s)", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

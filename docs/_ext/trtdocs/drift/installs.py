@@ -1,0 +1,450 @@
+"""Install commands in the guide, checked against the features table and the
+installed packages' metadata; and the generator of the install page's commands.
+
+A command is any ``pip install``, ``python -m pip install``, ``uv pip install``
+in a bash/console/shell block, or ``%pip install`` / ``!pip install`` in a code
+cell. Each is split with :mod:`shlex`; each requirement is parsed with
+:class:`packaging.requirements.Requirement`. Every rule lives in :data:`RULES`.
+
+A command installs the documented release unless it names a nightly channel
+or pins torch-tensorrt. Two marks, in a shell comment on the command's line or
+the line above, or in a MyST comment (``% drift: ...``) on the line before the
+block, say more:
+
+* ``drift: export-only``: the install is for exporting, so the delegate rule
+  does not apply;
+* ``drift: release=<key>``: the command is the one of that release of the
+  features table (a described release's unpinned command, say).
+
+A command that installs the ``executorch`` extra for a release whose extra does
+not bring the delegate must also name the runtime wheel.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shlex
+from collections.abc import Iterable, Mapping
+from importlib import metadata
+from pathlib import Path
+from types import MappingProxyType
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from . import Violation
+from .blocks import PAGE_GLOBS, iter_blocks, page_paths
+from .table import RUNTIME, TORCH_TENSORRT, Release, Table, TableError, normalize_url
+
+# Rule id -> what it requires. Violations carry the id.
+RULES: Mapping[str, str] = MappingProxyType({
+    "parse": "the command splits with shlex and every requirement is PEP 508",
+    "option-known": "only pip options this guard understands (OPTIONS_WITH_VALUE, FLAGS)",
+    "shell-quoting": "a requirement with <, > or [ ] is quoted, or the shell eats it",
+    "index-known": "every index URL is PyPI or a channel of the features table",
+    "nightly-pre": "a command using a nightly channel passes --pre",
+    "pin-exists": "a pinned torch-tensorrt version is a released entry of the features table",
+    "pin-agrees": "a pin agrees with the features table's pin for that release",
+    "extra-known": "an extra exists for that release in the features table",
+    "extra-installed": "an extra of the installed release exists in the installed metadata",
+    "delegate-missing": "installing the executorch extra of a release whose extra lacks the "
+                        "delegate also installs torch-tensorrt-executorch-runtime",
+    "release-known": "a drift: release=<key> mark names a release of the features table",
+})
+
+PYPI_SIMPLE = "https://pypi.org/simple"
+# Shell block languages whose commands are checked.
+SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "console", "shell-session", "zsh"})
+# Code-cell line prefixes that run pip in the kernel.
+CELL_PREFIXES = ("%pip", "!pip", "%uv", "!uv", "!python -m pip", "!python3 -m pip")
+# pip/uv install options that take a value, and flags.
+OPTIONS_WITH_VALUE = frozenset({
+    "-i", "--index-url", "--extra-index-url", "-r", "--requirement", "-c", "--constraint",
+    "-f", "--find-links", "-t", "--target", "--python", "--platform", "--python-version",
+    "--only-binary", "--no-binary", "--upgrade-strategy", "--prerelease", "--index-strategy",
+})
+FLAGS = frozenset({
+    "--pre", "-U", "--upgrade", "--no-deps", "--force-reinstall", "-q", "--quiet", "-v",
+    "--verbose", "--user", "--dry-run", "--no-cache-dir", "--system", "--no-build-isolation",
+})
+# Families of distributions this guard knows; commands naming none of them are only
+# checked for their indexes and options.
+FAMILY = frozenset({TORCH_TENSORRT, RUNTIME, "executorch", "torch"})
+EXPORT_ONLY_MARK = "drift: export-only"
+_RELEASE_MARK = re.compile(r"drift:\s*release=(\S+)")
+_SEPARATORS = frozenset({"&&", "||", ";", "|", "&"})
+_EXTRAS_WITH_DELEGATE_INTENT = frozenset({"executorch", "all"})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class InstallCommand:
+    """One parsed install command."""
+
+    path: str  # page it was found in
+    line: int  # 1-based page line where the command starts
+    text: str  # the command as written (continuations joined)
+    pre: bool  # --pre (or uv's --prerelease allow)
+    index_urls: tuple[str, ...]  # --index-url first (PyPI when absent), then --extra-index-url
+    requirements: tuple[Requirement, ...]  # positional arguments
+    export_only: bool  # the EXPORT_ONLY_MARK comment is on the command or the line above
+    release: str | None = None  # from a "drift: release=<key>" mark, else None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Installed:
+    """What this machine has installed (from importlib.metadata)."""
+
+    versions: Mapping[str, str]  # canonical name -> version
+    extras: Mapping[str, frozenset[str]]  # canonical name -> Provides-Extra
+
+    @classmethod
+    def from_metadata(cls, names: Iterable[str] = (TORCH_TENSORRT, RUNTIME, "executorch", "torch")) -> Installed:
+        versions: dict[str, str] = {}
+        extras: dict[str, frozenset[str]] = {}
+        for name in names:
+            try:
+                dist = metadata.distribution(name)
+            except metadata.PackageNotFoundError:
+                continue
+            key = canonicalize_name(name)
+            versions[key] = dist.version
+            extras[key] = frozenset(dist.metadata.get_all("Provides-Extra") or ())
+        return cls(MappingProxyType(versions), MappingProxyType(extras))
+
+
+# -- finding commands ------------------------------------------------------------
+
+
+def _logical_lines(lines: Iterable[str], first: int) -> Iterable[tuple[int, str, str]]:
+    """(line number, joined text, the line above) with backslash continuations joined."""
+    buf: list[str] = []
+    start, above, prev = first, "", ""
+    for n, raw in enumerate(lines, first):
+        if not buf:
+            start, above = n, prev
+        line = raw.rstrip()
+        if line.endswith("\\"):
+            buf.append(line[:-1])
+        else:
+            buf.append(line)
+            yield start, " ".join(buf), above
+            buf = []
+        prev = raw
+    if buf:
+        yield start, " ".join(buf), above
+
+
+def find_commands(path: Path, root: Path | None = None, text: str | None = None) -> tuple[list[InstallCommand], list[Violation]]:
+    rel = str(path.relative_to(root)) if root else str(path)
+    commands: list[InstallCommand] = []
+    problems: list[Violation] = []
+    page = (path.read_text(encoding="utf-8") if text is None else text).splitlines()
+    for block in iter_blocks(path, text):
+        shell = block.kind in ("fence", "code-block", "code") and block.language in SHELL_LANGUAGES
+        cell = block.kind == "code-cell"
+        if not (shell or cell):
+            continue
+        # the page line before the fence (first_line - 1 is the fence, 1-based)
+        before = page[block.first_line - 3] if block.first_line >= 3 else ""
+        before = before if before.lstrip().startswith("%") else ""
+        for line, text_, above in _logical_lines(block.lines, block.first_line):
+            stripped = text_.strip()
+            if cell:
+                if not stripped.startswith(CELL_PREFIXES):
+                    continue
+                stripped = stripped[1:]
+            elif block.language in ("console", "shell-session"):
+                if not re.match(r"^(\(\S+\)\s*)?\$\s", stripped):
+                    continue  # output line
+                stripped = stripped.split("$", 1)[1]
+            if "install" not in stripped:
+                continue
+            marks = "\n".join((text_, above, before))
+            release = _RELEASE_MARK.search(marks)
+            cmd, errs = parse_command(stripped, rel, line, export_only=EXPORT_ONLY_MARK in marks,
+                                      release=release[1] if release else None)
+            problems += errs
+            commands += cmd
+    return commands, problems
+
+
+def parse_command(text: str, path: str, line: int, *, export_only: bool = False,
+                  release: str | None = None) -> tuple[list[InstallCommand], list[Violation]]:
+    """The install commands in one shell line (``a && b`` may hold several)."""
+    bad = lambda rule, msg: Violation(path, line, rule, msg)  # noqa: E731
+    try:
+        lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        lexer.commenters = "#"
+        tokens = list(lexer)
+    except ValueError as exc:
+        return [], [bad("parse", f"cannot split {text!r}: {exc}")]
+    commands: list[InstallCommand] = []
+    problems: list[Violation] = []
+    segment: list[str] = []
+    quoting_error = False  # the segment lost a specifier to a shell redirection
+    for tok in tokens + [";"]:
+        if tok not in _SEPARATORS and not set(tok) <= set("<>"):
+            segment.append(tok)
+            continue
+        if set(tok) <= set("<>") and segment and _install_args(segment) is not None:
+            if not quoting_error:
+                problems.append(bad("shell-quoting", f"{segment[-1]!r} is followed by an unquoted {tok!r}: "
+                                    "quote the requirement (\"name>=1.0\")"))
+            quoting_error = True
+            continue
+        args = _install_args(segment)
+        segment, tainted, quoting_error = [], quoting_error, False
+        if args is None or tainted:
+            continue
+        cmd, errs = _parse_args(args, text, path, line, export_only, release)
+        problems += errs
+        if cmd is not None:
+            commands.append(cmd)
+    return commands, problems
+
+
+def _install_args(tokens: list[str]) -> list[str] | None:
+    for i in range(1, len(tokens)):
+        if tokens[i] == "install" and re.fullmatch(r"[%!]?(\S*/)?(pip3?|uv pip|pip)", tokens[i - 1]):
+            return tokens[i + 1:]
+    return None
+
+
+def _parse_args(args: list[str], text: str, path: str, line: int, export_only: bool,
+                release: str | None) -> tuple[InstallCommand | None, list[Violation]]:
+    problems: list[Violation] = []
+    pre = False
+    index: str | None = None
+    extra: list[str] = []
+    reqs: list[Requirement] = []
+    it = iter(args)
+    for arg in it:
+        if arg.startswith("-"):
+            name, eq, value = arg.partition("=")
+            if name in OPTIONS_WITH_VALUE:
+                value = value if eq else next(it, "")
+                if name in ("-i", "--index-url"):
+                    index = value
+                elif name == "--extra-index-url":
+                    extra.append(value)
+                elif name == "--prerelease" and value in ("allow", "if-necessary-or-explicit"):
+                    pre = True
+            elif arg in FLAGS:
+                pre = pre or arg == "--pre"
+            else:
+                problems.append(Violation(path, line, "option-known", f"unknown install option {arg!r}"))
+            continue
+        try:
+            reqs.append(Requirement(arg))
+        except InvalidRequirement as exc:
+            problems.append(Violation(path, line, "parse", f"{arg!r} is not a PEP 508 requirement ({exc})"))
+    urls = (index or PYPI_SIMPLE, *extra)
+    return InstallCommand(path, line, text, pre, urls, tuple(reqs), export_only, release), problems
+
+
+# -- checking commands -----------------------------------------------------------
+
+
+def _exact(spec: str | SpecifierSet) -> Version | None:
+    spec = SpecifierSet(spec) if isinstance(spec, str) and spec[:1] in "<>=!~" else spec
+    if isinstance(spec, str):
+        return Version(spec)
+    pins = [s for s in spec if s.operator in ("==", "===") and "*" not in s.version]
+    return Version(pins[0].version) if len(pins) == 1 else None
+
+
+def target_release(cmd: InstallCommand, table: Table) -> tuple[Release | None, list[Violation]]:
+    """The release a command installs: by its release mark, else nightly by channel, else
+    by torch-tensorrt pin, else by runtime pin, else the documented release."""
+    if cmd.release is not None:
+        if cmd.release not in table.releases:
+            return None, [Violation(cmd.path, cmd.line, "release-known",
+                                    f"'drift: release={cmd.release}' names no release of the features table "
+                                    f"(known: {', '.join(sorted(table.releases))})")]
+        return table.releases[cmd.release], []
+    if any(normalize_url(u) in {normalize_url(n) for n in table.nightly_index_urls} for u in cmd.index_urls):
+        return next(r for r in table.releases.values() if r.is_nightly), []
+    by_name = {canonicalize_name(r.name): r for r in cmd.requirements}
+    trt = by_name.get(TORCH_TENSORRT)
+    if trt is not None and (version := _exact(trt.specifier)) is not None:
+        rel = table.by_version(str(version))
+        if rel is None or rel.status != "released":
+            released = sorted(r.version for r in table.releases.values() if r.version and r.status == "released")
+            return None, [Violation(cmd.path, cmd.line, "pin-exists",
+                                    f"torch-tensorrt=={version} is not a released version in the features "
+                                    f"table (released: {', '.join(released)})")]
+        return rel, []
+    runtime = by_name.get(RUNTIME)
+    if runtime is not None and (version := _exact(runtime.specifier)) is not None:
+        for rel in table.releases.values():
+            pin = rel.pins.get(RUNTIME)
+            if rel.status == "released" and pin and _exact(pin) == version:
+                return rel, []
+    return table.release(table.documented), []
+
+
+def check_command(cmd: InstallCommand, table: Table, installed: Installed | None = None) -> list[Violation]:
+    bad = lambda rule, msg: Violation(cmd.path, cmd.line, rule, msg)  # noqa: E731
+    out: list[Violation] = []
+    known = table.known_index_urls | {normalize_url(PYPI_SIMPLE)}
+    for url in cmd.index_urls:
+        if normalize_url(url) not in known:
+            out.append(bad("index-known", f"index {url!r} is neither PyPI nor a channel of the features "
+                                          f"table ({', '.join(sorted(known))})"))
+    nightly = {normalize_url(u) for u in table.nightly_index_urls}
+    if any(normalize_url(u) in nightly for u in cmd.index_urls) and not cmd.pre:
+        out.append(bad("nightly-pre", "this command uses a nightly channel but does not pass --pre, "
+                                      "so pip skips the nightly (pre-release) wheels"))
+    names = {canonicalize_name(r.name): r for r in cmd.requirements}
+    if not FAMILY.intersection(names):
+        return out
+    release, errs = target_release(cmd, table)
+    out += errs
+    if release is None:
+        return out
+    if not release.is_nightly:
+        for name, req in names.items():
+            pin = release.pins.get(name)
+            if pin is None or not str(req.specifier):
+                continue
+            out += _pin_agrees(cmd, release, name, req, pin)
+    trt = names.get(TORCH_TENSORRT)
+    if trt is not None and trt.extras:
+        unknown = sorted(set(trt.extras) - release.extras)
+        if release.extras and unknown:
+            out.append(bad("extra-known", f"torch-tensorrt {release.key} has no extra {', '.join(unknown)} "
+                                          f"(features table: {', '.join(sorted(release.extras))})"))
+        if installed is not None and release.version is not None and \
+                installed.versions.get(TORCH_TENSORRT) == release.version:
+            missing = sorted(set(trt.extras) - installed.extras.get(TORCH_TENSORRT, frozenset()))
+            if missing:
+                out.append(bad("extra-installed", f"installed torch-tensorrt {release.version} has no extra "
+                                                  f"{', '.join(missing)} (Provides-Extra: "
+                                                  f"{', '.join(sorted(installed.extras[TORCH_TENSORRT]))})"))
+        if (set(trt.extras) & _EXTRAS_WITH_DELEGATE_INTENT and not release.extra_brings_delegate
+                and RUNTIME not in names and not cmd.export_only):
+            out.append(bad("delegate-missing", f"the [{','.join(sorted(trt.extras))}] extra of torch-tensorrt "
+                                               f"{release.key} does not bring the delegate: add {RUNTIME}"
+                                               f"{_as_pin(release.pins.get(RUNTIME, ''))}, "
+                                               f"or mark an export-only install with '# {EXPORT_ONLY_MARK}'"))
+    return out
+
+
+def _as_pin(pin: str) -> str:
+    return f"=={pin}" if pin[:1].isdigit() else pin
+
+
+def _pin_agrees(cmd: InstallCommand, release: Release, name: str, req: Requirement, pin: str) -> list[Violation]:
+    table_version = _exact(pin)
+    cmd_version = _exact(req.specifier)
+    if table_version is not None:
+        ok = req.specifier.contains(table_version, prereleases=True)
+    elif cmd_version is not None:
+        ok = SpecifierSet(pin).contains(cmd_version, prereleases=True)
+    else:
+        return []
+    if ok:
+        return []
+    return [Violation(cmd.path, cmd.line, "pin-agrees",
+                      f"{req} disagrees with the features table: release {release.key} pins {name} {pin}")]
+
+
+def check_pages(root: Path, table: Table, installed: Installed | None = None,
+                globs: Iterable[str] = PAGE_GLOBS) -> list[Violation]:
+    """Every install command of every page, checked."""
+    out: list[Violation] = []
+    for path in page_paths(root, globs):
+        commands, problems = find_commands(path, root)
+        out += problems
+        for cmd in commands:
+            out += check_command(cmd, table, installed)
+    return out
+
+
+def check_table_against_installed(table: Table, installed: Installed) -> list[str]:
+    """Where the table's entry for the installed release disagrees with its metadata."""
+    version = installed.versions.get(TORCH_TENSORRT)
+    rel = table.by_version(version) if version else None
+    if rel is None:
+        return []
+    out: list[str] = []
+    missing = rel.extras - installed.extras.get(TORCH_TENSORRT, frozenset())
+    if missing:
+        out.append(f"release {rel.key} lists extras {sorted(missing)} that installed torch-tensorrt "
+                   f"{version} does not provide")
+    for name, pin in rel.pins.items():
+        have = installed.versions.get(name)
+        if have is None:
+            continue
+        exact = _exact(pin)
+        ok = (Version(have) == exact) if exact is not None else \
+            SpecifierSet(pin).contains(Version(have).public, prereleases=True)
+        # torch's local label (+cpu) is not part of the pin
+        if not ok and exact is not None and Version(Version(have).public) == exact:
+            ok = True
+        if not ok:
+            out.append(f"release {rel.key} pins {name} {pin} but {have} is installed")
+    return out
+
+
+# -- generating commands ---------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GeneratedCommand:
+    """One install command the install page shows."""
+
+    release: str  # release key it installs
+    argv: tuple[str, ...]  # the command's words
+    runs_delegate: bool  # installs the runtime wheel or an extra that brings it
+
+    @property
+    def text(self) -> str:
+        return shlex.join(self.argv)
+
+
+def generate_commands(table: Table, release_key: str | None = None) -> tuple[GeneratedCommand, ...]:
+    """Install commands for one release (the documented one by default), from the table."""
+    rel = table.release(release_key or table.documented)
+    if rel.status == "described":
+        raise TableError(f"release {rel.key} is described, not released: it has no install command")
+    argv: list[str] = ["pip", "install"]
+    if rel.pre or rel.is_nightly:
+        argv.append("--pre")
+    runs_delegate = rel.extra_brings_delegate
+    if rel.packages:  # the table spells the packages out
+        argv += rel.packages
+        runs_delegate = runs_delegate or any(canonicalize_name(Requirement(p).name) == RUNTIME
+                                             for p in rel.packages)
+    else:
+        argv.append(f"{TORCH_TENSORRT}[executorch]" + ("" if rel.is_nightly else f"=={rel.version}"))
+        if not runs_delegate and RUNTIME in rel.pins:
+            pin = rel.pins[RUNTIME]
+            argv.append(RUNTIME + (f"=={pin}" if pin[:1].isdigit() else pin) if not rel.is_nightly else RUNTIME)
+            runs_delegate = True
+    urls = rel.index_urls or (PYPI_SIMPLE,)
+    if normalize_url(urls[0]) != normalize_url(PYPI_SIMPLE):
+        argv += ["--index-url", urls[0]]
+    for url in urls[1:]:
+        argv += ["--extra-index-url", url]
+    return (GeneratedCommand(rel.key, tuple(argv), runs_delegate),)
+
+
+def install_markdown(release_key: str | None = None, *, table_path: Path | None = None) -> str:
+    """The install commands of one release as a fenced bash block, for a notebook cell:
+    ``IPython.display.Markdown(install_markdown("2.14"))``. Reads ``docs/features.toml``
+    found from the working directory upwards unless ``table_path`` is given."""
+    from .table import load_table
+
+    if table_path is None:
+        here = Path.cwd().resolve()
+        table_path = next((d / "docs" / "features.toml" for d in (here, *here.parents)
+                           if (d / "docs" / "features.toml").is_file()), None)
+        if table_path is None:
+            raise TableError(f"no docs/features.toml above {here}")
+    commands = generate_commands(load_table(table_path), release_key)
+    return "```bash\n" + "\n".join(c.text for c in commands) + "\n```\n"

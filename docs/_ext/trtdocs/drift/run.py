@@ -1,0 +1,60 @@
+"""Run the guards over the project's pages: one entry point for the CLI, the
+Sphinx hook and the tests."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from pathlib import Path
+
+from . import Violation, api, cpp, installs
+from .blocks import page_paths
+from .table import Table, load_table
+
+GUARDS = ("installs", "api", "cpp")  # the offline guards; the PyPI check runs in tests/CLI only
+DEFAULT_TABLE = "docs/features.toml"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Report:
+    """What the guards found."""
+
+    violations: tuple[Violation, ...]  # errors: the build warns (fails under -W), tests fail
+    notes: tuple[str, ...]  # not errors: gated API findings, C++ blocks not compiled and why
+
+
+def run_guards(root: Path, *, table: Table | None = None, table_path: Path | None = None,
+               guards: Iterable[str] = GUARDS, index: api.ApiIndex | None = None) -> Report:
+    root = root.resolve()
+    guards = tuple(guards)
+    if unknown := set(guards) - set(GUARDS):
+        raise ValueError(f"unknown guard(s) {sorted(unknown)}; known: {', '.join(GUARDS)}")
+    if table is None:
+        path = table_path or root / DEFAULT_TABLE
+        table = load_table(path) if path.is_file() else None
+    violations: list[Violation] = []
+    notes: list[str] = []
+    if "installs" in guards:
+        if table is None:
+            notes.append(f"install commands not checked: no features table at {DEFAULT_TABLE}")
+        else:
+            installed = installs.Installed.from_metadata()
+            violations += installs.check_pages(root, table, installed)
+            notes += [f"features table vs installed metadata: {p}"
+                      for p in installs.check_table_against_installed(table, installed)]
+    if "api" in guards:
+        index = index or api.ApiIndex.load()
+        features = api.feature_resolver(table) if table is not None else None
+        notebooks = [p for p in page_paths(root) if p.is_relative_to(root / "notebooks")]
+        for finding in api.check_notebooks(notebooks, index, root=root, features=features):
+            if finding.gated:
+                notes.append(f"{finding.violation} (cell gated on a newer release)")
+            else:
+                violations.append(finding.violation)
+    if "cpp" in guards:
+        result = cpp.check_pages(root)
+        violations += result.violations
+        notes += [f"{item.path}:{item.line}: C++ block not compiled: "
+                  f"{'<' + item.header + '> missing: ' if item.header else ''}{item.reason}"
+                  for item in result.listed]
+    return Report(tuple(violations), tuple(notes))

@@ -1,0 +1,134 @@
+"""Install-command guard: rules, the generator, and the real pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from trtdocs.drift import installs
+from trtdocs.drift.blocks import page_paths
+from trtdocs.drift.table import TableError, load_table, table_from_data
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURE_TABLE = FIXTURES / "drift-table" / "features.toml"
+REAL_TABLE = ROOT / "docs" / "features.toml"
+
+
+# Both shapes of the features table the adapter reads (see trtdocs/drift/table.py).
+TABLE_SHAPES = [FIXTURE_TABLE, FIXTURES / "drift-table" / "features-install-shape.toml"]
+
+
+@pytest.fixture(scope="module", params=TABLE_SHAPES, ids=["extras-shape", "install-shape"])
+def table(request):
+    return load_table(request.param)
+
+
+@pytest.fixture(scope="module")
+def installed():
+    return installs.Installed.from_metadata()
+
+
+def _check(path: Path, table, installed) -> list[tuple[int, str]]:
+    commands, problems = installs.find_commands(path, FIXTURES)
+    found = problems + [v for c in commands for v in installs.check_command(c, table, installed)]
+    return sorted((v.line, v.rule) for v in found)
+
+
+def test_installed_release_has_the_extras_the_table_lists(table, installed):
+    assert installed.versions["torch-tensorrt"] == "2.14.0"
+    assert {"executorch", "all"} <= installed.extras["torch-tensorrt"]
+    assert installs.check_table_against_installed(table, installed) == []
+
+
+def test_good_commands_pass(table, installed):
+    commands, problems = installs.find_commands(FIXTURES / "drift-installs" / "good.md", FIXTURES)
+    assert problems == []
+    # the console output line is not a command; `a && b` gives two
+    assert [c.line for c in commands] == [4, 8, 16, 17, 17, 21, 28]
+    assert commands[-1].release == "2.15"
+    assert _check(FIXTURES / "drift-installs" / "good.md", table, installed) == []
+
+
+def test_each_planted_defect_fails_with_its_rule(table, installed):
+    assert _check(FIXTURES / "drift-installs" / "bad.md", table, installed) == [
+        (4, "nightly-pre"),
+        (8, "pin-exists"),
+        (12, "delegate-missing"),
+        (16, "extra-installed"),
+        (16, "extra-known"),
+        (20, "pin-agrees"),
+        (24, "index-known"),
+        (28, "shell-quoting"),
+        (32, "option-known"),
+        (37, "release-known"),
+    ]
+
+
+def test_messages_name_file_line_and_rule(table, installed):
+    commands, _ = installs.find_commands(FIXTURES / "drift-installs" / "bad.md", FIXTURES)
+    text = [str(v) for c in commands for v in installs.check_command(c, table, installed)]
+    assert "drift-installs/bad.md:4: [nightly-pre] this command uses a nightly channel but does not pass --pre" \
+        in "\n".join(text)
+    assert any("torch-tensorrt==2.13.7 is not a released version" in t for t in text)
+    assert any("add torch-tensorrt-executorch-runtime==0.1.0, or mark" in t for t in text)
+
+
+def test_every_rule_is_documented():
+    assert set(installs.RULES) >= {"nightly-pre", "index-known", "pin-exists", "pin-agrees", "extra-known",
+                                   "extra-installed", "delegate-missing", "parse", "option-known"}
+
+
+@pytest.mark.parametrize("key", ["2.14", "nightly"])
+def test_generated_commands_pass_the_checks(table, installed, key):
+    generated = installs.generate_commands(table, key)
+    assert generated
+    for gen in generated:
+        commands, problems = installs.parse_command(gen.text, "generated", 1)
+        assert problems == [] and len(commands) == 1
+        assert installs.check_command(commands[0], table, installed) == []
+        assert gen.runs_delegate
+
+
+def test_generated_documented_command(table):
+    (gen,) = installs.generate_commands(table)
+    assert gen.argv == ("pip", "install", "torch-tensorrt[executorch]==2.14.0",
+                        "torch-tensorrt-executorch-runtime==0.1.0")
+    (nightly,) = installs.generate_commands(table, "nightly")
+    assert "--pre" in nightly.argv
+    assert nightly.argv[nightly.argv.index("--index-url") + 1] == "https://download.pytorch.org/whl/nightly/cu132"
+
+
+def test_described_release_has_no_command(table):
+    with pytest.raises(TableError, match="described, not released"):
+        installs.generate_commands(table, "2.15")
+
+
+def test_delegate_rule_follows_the_table():
+    """Once the extra brings the delegate (feature since 2.14 here), the runtime is not needed."""
+    data = load_table(FIXTURE_TABLE)
+    raw = {"documented": "2.14", "releases": {"2.14": {"status": "released", "version": "2.14.0",
+                                                       "extras": ["executorch"],
+                                                       "pins": {"torch-tensorrt": "2.14.0"}}},
+           "features": [{"id": "extra-brings-delegate", "since": "2.14"}]}
+    brings = table_from_data(raw)
+    (cmd,), _ = installs.parse_command('pip install "torch-tensorrt[executorch]==2.14.0"', "x.md", 1)
+    assert [v.rule for v in installs.check_command(cmd, data)] == ["delegate-missing"]
+    assert installs.check_command(cmd, brings) == []
+
+
+def test_real_pages():
+    table = load_table(REAL_TABLE if REAL_TABLE.is_file() else FIXTURE_TABLE)
+    assert page_paths(ROOT), "no pages found"
+    violations = installs.check_pages(ROOT, table, installs.Installed.from_metadata())
+    assert violations == [], "\n".join(map(str, violations))
+
+
+def test_install_markdown_is_a_checked_bash_block(tmp_path, table, installed):
+    md = installs.install_markdown("2.14", table_path=FIXTURE_TABLE)
+    page = tmp_path / "install.md"
+    page.write_text(md, encoding="utf-8")
+    commands, problems = installs.find_commands(page)
+    assert problems == [] and len(commands) == 1
+    assert installs.check_command(commands[0], table, installed) == []

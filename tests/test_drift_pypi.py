@@ -1,0 +1,53 @@
+"""The documented release's requirements, resolved against PyPI (needs the network)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from trtdocs.drift import installs, pypi
+from trtdocs.drift.table import load_table, table_from_data
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE_TABLE = Path(__file__).parent / "fixtures" / "drift-table" / "features.toml"
+REAL_TABLE = ROOT / "docs" / "features.toml"
+
+pytestmark = pytest.mark.network
+
+
+@pytest.fixture(scope="module")
+def table():
+    return load_table(REAL_TABLE if REAL_TABLE.is_file() else FIXTURE_TABLE)
+
+
+def test_documented_release_resolves_on_pypi(table):
+    assert pypi.check_release(table.release(table.documented)) == []
+
+
+def test_pins_agree_with_the_wheels_metadata():
+    trt = {str(r) for r in pypi.requires("torch-tensorrt", "2.14.0", ["executorch"])}
+    assert 'executorch<1.5,>=1.4.1; extra == "executorch"' in trt
+    assert not any(r.startswith("torch-tensorrt-executorch-runtime") for r in trt)
+    runtime = {str(r) for r in pypi.requires("torch-tensorrt-executorch-runtime", "0.1.0")}
+    assert {"executorch==1.4.1", "torch<2.15.0,>=2.14.0", "torch-tensorrt<2.15.0,>=2.14.0"} <= runtime
+
+
+def test_generated_command_requirements_exist(table):
+    for gen in installs.generate_commands(table):
+        (cmd,), _ = installs.parse_command(gen.text, "generated", 1)
+        for req in cmd.requirements:
+            assert any(req.specifier.contains(v) for v in pypi.versions(req.name)), str(req)
+
+
+def test_a_wrong_pin_is_caught():
+    bad = table_from_data({"documented": "2.14", "releases": {"2.14": {
+        "status": "released", "version": "2.14.0",
+        "pins": {"torch-tensorrt": "2.14.0", "torch-tensorrt-executorch-runtime": "0.1.0",
+                 "executorch": "1.4.0"}}}})
+    problems = pypi.check_release(bad.release("2.14"))
+    assert any("torch-tensorrt-executorch-runtime 0.1.0 requires executorch==1.4.1" in p for p in problems), problems
+    missing = table_from_data({"documented": "2.14", "releases": {"2.14": {
+        "status": "released", "version": "2.14.0", "pins": {"torch-tensorrt-executorch-runtime": "0.1.9"}}}})
+    assert pypi.check_release(missing.release("2.14")) == [
+        "torch-tensorrt-executorch-runtime ==0.1.9: no version on PyPI satisfies it"]
