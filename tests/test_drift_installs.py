@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from packaging.utils import canonicalize_name
 from trtdocs.drift import installs
+from trtdocs.features import load as load_features
 from trtdocs.drift.blocks import page_paths
-from trtdocs.drift.table import TableError, load_table, table_from_data
+from trtdocs.drift.table import load_table, table_from_data
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -80,29 +82,28 @@ def test_every_rule_is_documented():
                                    "extra-installed", "delegate-missing", "parse", "option-known"}
 
 
-@pytest.mark.parametrize("key", ["2.14", "nightly"])
-def test_generated_commands_pass_the_checks(table, installed, key):
-    generated = installs.generate_commands(table, key)
-    assert generated
-    for gen in generated:
-        commands, problems = installs.parse_command(gen.text, "generated", 1)
-        assert problems == [] and len(commands) == 1
-        assert installs.check_command(commands[0], table, installed) == []
-        assert gen.runs_delegate
+@pytest.mark.parametrize("key", ["2.14", "2.15", "nightly"])
+def test_generated_commands_pass_the_checks(installed, key):
+    """The commands {install-command} prints, from the real table, by the real rules."""
+    command = load_features(REAL_TABLE).install_command(key)
+    assert command.startswith("pip install ")
+    assert installs.check_generated({key: command}, load_table(REAL_TABLE), installed) == []
 
 
-def test_generated_documented_command(table):
-    (gen,) = installs.generate_commands(table)
-    assert gen.argv == ("pip", "install", "torch-tensorrt[executorch]==2.14.0",
-                        "torch-tensorrt-executorch-runtime==0.1.0")
-    (nightly,) = installs.generate_commands(table, "nightly")
-    assert "--pre" in nightly.argv
-    assert nightly.argv[nightly.argv.index("--index-url") + 1] == "https://download.pytorch.org/whl/nightly/cu132"
+def test_generated_documented_command_brings_the_delegate():
+    features = load_features(REAL_TABLE)
+    (cmd,), _ = installs.parse_command(features.install_command("2.14"), "generated", 1)
+    assert {canonicalize_name(r.name) for r in cmd.requirements} == {
+        "torch-tensorrt", "torch-tensorrt-executorch-runtime"}
+    (nightly,), _ = installs.parse_command(features.install_command("nightly"), "generated", 1)
+    assert nightly.pre and nightly.index_urls[0] == "https://download.pytorch.org/whl/nightly/cu132"
 
 
-def test_described_release_has_no_command(table):
-    with pytest.raises(TableError, match="described, not released"):
-        installs.generate_commands(table, "2.15")
+def test_a_broken_generated_command_is_caught(installed):
+    bad = {"nightly": "pip install 'torch_tensorrt[executorch]' "
+                      "--index-url https://download.pytorch.org/whl/nightly/cu132"}
+    rules = [v.rule for v in installs.check_generated(bad, load_table(REAL_TABLE), installed)]
+    assert "nightly-pre" in rules
 
 
 def test_delegate_rule_follows_the_table():
@@ -124,11 +125,3 @@ def test_real_pages():
     violations = installs.check_pages(ROOT, table, installs.Installed.from_metadata())
     assert violations == [], "\n".join(map(str, violations))
 
-
-def test_install_markdown_is_a_checked_bash_block(tmp_path, table, installed):
-    md = installs.install_markdown("2.14", table_path=FIXTURE_TABLE)
-    page = tmp_path / "install.md"
-    page.write_text(md, encoding="utf-8")
-    commands, problems = installs.find_commands(page)
-    assert problems == [] and len(commands) == 1
-    assert installs.check_command(commands[0], table, installed) == []

@@ -586,6 +586,27 @@ class FeatureRole(SphinxRole):
         return [wrapper], []
 
 
+class InstallCommand(SphinxDirective):
+    """``{install-command} <release>``: that release's pip command, generated
+    from the table (and checked by trtdocs.drift like any printed command)."""
+
+    required_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        table = table_of(self.env)
+        key = self.arguments[0].strip()
+        self.env.note_dependency(str(table.path))
+        try:
+            text = table.install_command(key)
+        except KeyError:
+            logger.error("unknown release %r: %s has no such release", key, table.path,
+                         location=self.get_location(), type="trtdocs", subtype="features")
+            return []
+        block = nodes.literal_block(text, text, language="bash", classes=["trtdocs-install"])
+        return [block]
+
+
 class SupportMatrix(SphinxDirective):
     """``{support-matrix}``: features x releases x platforms, then the releases."""
 
@@ -730,4 +751,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("feature-note", FeatureNote)
     app.add_role("feature", FeatureRole())
     app.add_directive("support-matrix", SupportMatrix)
+    app.add_directive("install-command", InstallCommand)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -394,57 +394,15 @@ def check_table_against_installed(table: Table, installed: Installed) -> list[st
 # -- generating commands ---------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class GeneratedCommand:
-    """One install command the install page shows."""
 
-    release: str  # release key it installs
-    argv: tuple[str, ...]  # the command's words
-    runs_delegate: bool  # installs the runtime wheel or an extra that brings it
-
-    @property
-    def text(self) -> str:
-        return shlex.join(self.argv)
-
-
-def generate_commands(table: Table, release_key: str | None = None) -> tuple[GeneratedCommand, ...]:
-    """Install commands for one release (the documented one by default), from the table."""
-    rel = table.release(release_key or table.documented)
-    if rel.status == "described":
-        raise TableError(f"release {rel.key} is described, not released: it has no install command")
-    argv: list[str] = ["pip", "install"]
-    if rel.pre or rel.is_nightly:
-        argv.append("--pre")
-    runs_delegate = rel.extra_brings_delegate
-    if rel.packages:  # the table spells the packages out
-        argv += rel.packages
-        runs_delegate = runs_delegate or any(canonicalize_name(Requirement(p).name) == RUNTIME
-                                             for p in rel.packages)
-    else:
-        argv.append(f"{TORCH_TENSORRT}[executorch]" + ("" if rel.is_nightly else f"=={rel.version}"))
-        if not runs_delegate and RUNTIME in rel.pins:
-            pin = rel.pins[RUNTIME]
-            argv.append(RUNTIME + (f"=={pin}" if pin[:1].isdigit() else pin) if not rel.is_nightly else RUNTIME)
-            runs_delegate = True
-    urls = rel.index_urls or (PYPI_SIMPLE,)
-    if normalize_url(urls[0]) != normalize_url(PYPI_SIMPLE):
-        argv += ["--index-url", urls[0]]
-    for url in urls[1:]:
-        argv += ["--extra-index-url", url]
-    return (GeneratedCommand(rel.key, tuple(argv), runs_delegate),)
-
-
-def install_markdown(release_key: str | None = None, *, table_path: Path | None = None) -> str:
-    """The install commands of one release as a fenced bash block, for a notebook cell:
-    ``IPython.display.Markdown(install_markdown("2.14"))``. Reads ``docs/features.toml``
-    found from the working directory upwards unless ``table_path`` is given."""
-    from .table import load_table
-
-    if table_path is None:
-        here = Path.cwd().resolve()
-        table_path = next((d / "docs" / "features.toml" for d in (here, *here.parents)
-                           if (d / "docs" / "features.toml").is_file()), None)
-        if table_path is None:
-            raise TableError(f"no docs/features.toml above {here}")
-    commands = generate_commands(load_table(table_path), release_key)
-    return "```bash\n" + "\n".join(c.text for c in commands) + "\n```\n"
+def check_generated(commands: Mapping[str, str], table: Table,
+                    installed: Installed | None = None, *, path: str = "docs/features.toml") -> list[Violation]:
+    """Check the commands the site generates from the features table
+    (``FeaturesTable.install_command``), one per release key, by the same rules."""
+    violations: list[Violation] = []
+    for key, text in commands.items():
+        parsed, problems = parse_command(text, f"{path} [releases.{key!r}]", 1, release=key)
+        violations += problems
+        for cmd in parsed:
+            violations += check_command(cmd, table, installed)
+    return violations

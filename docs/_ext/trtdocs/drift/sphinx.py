@@ -61,12 +61,23 @@ def _run(app: Sphinx) -> None:
         cache.write_text(json.dumps({"key": key, "notes": list(report.notes), "violations": [
             {f: getattr(v, f) for f in ("path", "line", "rule", "message", "cell")} for v in report.violations
         ]}, indent=1), encoding="utf-8")
+    features = getattr(app, "trtdocs_features", None)
+    if features is not None:  # the commands {install-command} prints, by the same rules
+        from .installs import Installed, check_generated
+        from .table import load_table
+
+        commands = {r.key: features.install_command(r.key) for r in features.releases}
+        report = Report(report.violations + tuple(check_generated(
+            commands, load_table(features.path), Installed.from_metadata(),
+            path=str(Path(features.path).relative_to(root)))), report.notes)
     for note in report.notes:
         logger.info("drift: %s", note)
     for v in report.violations:
-        docname = str(Path(v.path).with_suffix(""))
         where = f"cell {v.cell}: " if v.cell is not None else ""
-        logger.warning("%s[%s] %s", where, v.rule, v.message, location=(docname, v.line),
+        # a page by its docname; the features table (generated commands) by its path
+        location = ((str(Path(v.path).with_suffix("")), v.line) if v.path.endswith(".md")
+                    else f"{v.path}:{v.line}")
+        logger.warning("%s[%s] %s", where, v.rule, v.message, location=location,
                        type="trtdocs", subtype="drift")
 
 
