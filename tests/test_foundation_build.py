@@ -39,7 +39,8 @@ def test_gated_cell_is_marked_and_does_not_run(gated_build: tuple[Path, Path]) -
     marks = page.select(".trtdocs-not-executed")
     assert len(marks) == 2
     assert "disabled for this build" in marks[0].get_text()
-    assert "reads `device_value`" in marks[1].get_text()
+    assert "reads device_value, which the cell at line 22 defines" in marks[1].get_text()
+    assert marks[1].select_one("code").get_text() == "device_value"
     text = page.get_text()
     assert "first cell ran 42" in text
     assert "independent cell ran 38" in text

@@ -81,6 +81,5 @@ def test_save_option_table_matches_installed_source() -> None:
 
 def test_index_lists_the_guide_in_reading_order() -> None:
     index = (ROOT / "index.md").read_text()
-    block = index[index.index(":caption: The guide"):]
-    block = block[: block.index("```")]
-    assert re.findall(r"^notebooks/([\w-]+)$", block, flags=re.MULTILINE) == list(PAGES)
+    listed = re.findall(r"^notebooks/([\w-]+)$", index, flags=re.MULTILINE)
+    assert [p for p in listed if p in PAGES] == list(PAGES)

@@ -218,10 +218,24 @@ def _inputs(value: object, srcdir: Path) -> tuple[list[Path], str]:
 
 
 def _insert_status(nb: nbformat.NotebookNode, lines: list[int]) -> None:
-    """Put the page-status banner after the first Markdown cell (the title)."""
-    at = next((i + 1 for i, c in enumerate(nb.cells) if c.cell_type == "markdown"), 0)
-    nb.cells.insert(at, nbformat.v4.new_markdown_cell(f"```{{{STATUS_DIRECTIVE}}}\n```"))
-    lines.insert(at, lines[at - 1] if at else 1)
+    """Put the page-status banner right under the page title.
+
+    The title's Markdown cell is split after the ``# `` line, so the banner
+    stands at the top even when long prose follows the title.
+    """
+    first = next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"), None)
+    banner = nbformat.v4.new_markdown_cell(f"```{{{STATUS_DIRECTIVE}}}\n```")
+    if first is None:
+        nb.cells.insert(0, banner)
+        lines.insert(0, 1)
+    else:
+        text = nb.cells[first].source.splitlines(keepends=True)
+        title = next((n for n, line in enumerate(text) if line.startswith("# ")), len(text) - 1)
+        head, rest = "".join(text[: title + 1]), "".join(text[title + 1:])
+        nb.cells[first].source = head
+        after = [banner] + ([nbformat.v4.new_markdown_cell(rest)] if rest.strip() else [])
+        nb.cells[first + 1:first + 1] = after
+        lines[first + 1:first + 1] = [lines[first] + title + 1] * len(after)
     nb.metadata["source_map"] = lines
 
 

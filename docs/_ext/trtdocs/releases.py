@@ -1,23 +1,18 @@
 """The release switcher in the sidebar: the releases of the features table
-(docs/features.toml), with the one this site documents marked.
-
-The table is read tolerantly: a missing file or a missing ``[releases]`` table
-gives no switcher, never a build failure (the features extension validates
-the table itself).
-"""
+(docs/features.toml, as trtdocs.features validated it), with the one this
+site documents marked."""
 
 from __future__ import annotations
 
 import dataclasses
-import tomllib
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-FEATURES_TABLE = "docs/features.toml"
+    from .features import FeaturesTable
+
 SUPPORT_MATRIX = "docs/support-matrix"  # the page other releases link to, when it exists
 # status in the table -> what the reader is told
 STATUS_WORDS = {"released": "released", "described": "described upstream, not released",
@@ -39,32 +34,17 @@ class Release:
         return STATUS_WORDS.get(self.status, self.status)
 
 
-def read_releases(path: Path) -> list[Release]:
-    """The releases in table order; [] when the file or the table is absent."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
-        return []
-    releases = data.get("releases")
-    if not isinstance(releases, dict):
-        return []
-    documented = str(data.get("documented", ""))
-    return [Release(str(key), str(value.get("status", "")) if isinstance(value, dict) else "",
-                    str(key) == documented)
-            for key, value in releases.items()]
+def releases_of(table: FeaturesTable) -> list[Release]:
+    """The table's releases, oldest first, nightly last."""
+    return [Release(r.key, r.status, r.key == table.documented) for r in table.releases]
 
 
 def _page_context(app: Sphinx, pagename: str, templatename: str,
                   context: dict[str, Any], doctree: Any) -> None:
-    context["trtdocs_releases"] = app.trtdocs_releases
+    context["trtdocs_releases"] = releases_of(app.trtdocs_features)
     context["trtdocs_release_link"] = SUPPORT_MATRIX if SUPPORT_MATRIX in app.env.found_docs else None
 
 
-def _load(app: Sphinx) -> None:
-    app.trtdocs_releases = read_releases(Path(app.srcdir) / FEATURES_TABLE)
-
-
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.connect("builder-inited", _load)
     app.connect("html-page-context", _page_context)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -12,6 +12,7 @@ from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
 from . import downloads
+from .features import inline
 from .gating import MARK_DIRECTIVE, STATUS_DIRECTIVE, PagePlan
 from .requirements import CAPABILITIES
 
@@ -34,7 +35,9 @@ class NotExecuted(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         box = nodes.admonition(classes=["trtdocs-not-executed", "warning"])
         box += nodes.title(text="Not executed in this build")
-        box += nodes.paragraph(text=" ".join(self.content))
+        para = nodes.paragraph()
+        para += inline(" ".join(self.content))  # `name` as code
+        box += para
         return [box]
 
 
