@@ -34,7 +34,7 @@ extensions = [
 
 # Sphinx reads only these; venvs, tests and the README stay out.
 include_patterns = ["index.md", "docs/**", "notebooks/**"]
-exclude_patterns = ["notebooks/_recorded/**", "docs/_ext/**", "**/README.md", "docs/_readme_*.md"]
+exclude_patterns = ["notebooks/_recorded/**", "docs/_ext/**", "**/README.md"]
 root_doc = "index"
 nitpicky = True
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -69,7 +70,7 @@ def _run(app: Sphinx) -> None:
         commands = {r.key: features.install_command(r.key) for r in features.releases}
         report = Report(report.violations + tuple(check_generated(
             commands, load_table(features.path), Installed.from_metadata(),
-            path=str(Path(features.path).relative_to(root)))), report.notes)
+            path=os.path.relpath(features.path, root))), report.notes)
     for note in report.notes:
         logger.info("drift: %s", note)
     for v in report.violations:
