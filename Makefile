@@ -25,17 +25,27 @@ SPHINXBUILD  = $(BIN)/sphinx-build -W -n --keep-going -T -d $(BUILDDIR)/doctrees
 
 export REQUIRE_ALL
 
-.PHONY: html test venv record lab clean
+.PHONY: html test venv record lab clean _venv-create print-venv
+
+print-venv:
+	@echo $(VENV)
 
 venv: $(VENV_STAMP)
 
-$(VENV_STAMP): $(REQ_FILES)
-	@echo "creating the docs venv in $(VENV)"
-	rm -rf "$(VENV)"
-	$(PYTHON) -m venv "$(VENV)"
-	$(BIN)/pip install --quiet -r requirements-execute.txt -r requirements-docs.txt -r requirements-test.txt
-	$(BIN)/pip install --quiet --no-deps -r requirements-trt-nodeps.txt
-	touch "$@"
+# The key in the path already covers the requirements' content, so the stamp has
+# no prerequisites (a fresh clone's newer file times must not rebuild it). flock
+# serialises clones and worktrees that create the same venv at once.
+$(VENV_STAMP):
+	@mkdir -p "$(VENV_ROOT)"
+	flock "$(VENV).lock" $(MAKE) --no-print-directory _venv-create
+
+_venv-create:
+	@if [ ! -f "$(VENV_STAMP)" ]; then \
+	  echo "creating the docs venv in $(VENV)" && rm -rf "$(VENV)" && \
+	  $(PYTHON) -m venv "$(VENV)" && \
+	  $(BIN)/pip install --quiet -r requirements-execute.txt -r requirements-docs.txt -r requirements-test.txt && \
+	  $(BIN)/pip install --quiet --no-deps -r requirements-trt-nodeps.txt && \
+	  touch "$(VENV_STAMP)"; fi
 
 html: $(VENV_STAMP)
 	$(SPHINXBUILD) -b html . $(BUILDDIR)/html
