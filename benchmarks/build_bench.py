@@ -422,6 +422,8 @@ def summarize(runs: list[dict[str, Any]], parallel: list[Step], venv: list[tuple
     notebooks = {doc: {"raw": raw_by_nb[doc].to_json(),
                        "build_duration_s": [r["cold_durations"].get(doc) for r in runs]}
                  for doc in raw_docs}
+    for row in rows + ([venv_row] if venv_row else []):
+        row["label"] = LABELS[row["id"]]
     return {"rows": rows, "notebooks": notebooks, "venv": venv_row,
             "database_locked_in_j1": any(r["steps"][s].locked for r in runs for s in r["steps"])}
 

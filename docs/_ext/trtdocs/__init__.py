@@ -9,7 +9,8 @@ One module per concern:
 * :mod:`.cachekey`: the environment-keyed execution cache key;
 * :mod:`.recorded`: outputs recorded on a machine that could run them;
 * :mod:`.status`: the page banner and the cell marks;
-* :mod:`.provenance`: provenance.json, the build report, records, strict mode.
+* :mod:`.provenance`: provenance.json, the build report, records, strict mode;
+* :mod:`.benchresults`: the build-speed table from benchmarks/results.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 from packaging.requirements import Requirement
 from sphinx.environment.collectors import EnvironmentCollector
 
-from . import provenance, status
+from . import benchresults, provenance, status
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
 from .requirements import RequirementError
@@ -95,4 +96,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_env_collector(PageCollector)
     status.setup(app)
     provenance.setup(app)
+    benchresults.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,121 @@
+"""The pure parts of benchmarks/build_bench.py: statistics, targets, edits, table."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from _bench_load import load
+
+bench = load("build_bench")
+
+NOTEBOOK = """\
+---
+jupytext:
+  text_representation:
+    extension: .md
+---
+
+# Title
+
+Text.
+
+```{code-cell} ipython3
+:tags: [hide-output]
+x = 1
+x
+```
+
+```{code-cell} ipython3
+y = 2
+```
+"""
+
+
+def test_summary_median_and_spread():
+    s = bench.Summary((4.0, 1.0, 2.0))
+    assert (s.median_s, s.min_s, s.max_s, s.spread_s) == (2.0, 1.0, 4.0, 3.0)
+    assert bench.Summary((1.0, 3.0)).median_s == 2.0
+    assert s.to_json()["runs"] == 3
+
+
+def test_targets_follow_the_raw_execution_times():
+    t = bench.targets(20.0, {"notebooks/a": 8.0, "notebooks/b": 2.0}, "notebooks/a", "notebooks/b")
+    assert t["cold"].limit_s == pytest.approx(1.2 * 20.0 + 10.0)
+    assert t["noop"].limit_s == 3.0
+    assert t["edit-code"].limit_s == 13.0
+    assert t["edit-module"].limit_s == 7.0
+    assert t["noop"].verdict(3.0) == "pass"
+    assert t["noop"].verdict(3.01) == "miss"
+
+
+def test_targets_skip_an_edit_whose_notebook_did_not_run():
+    t = bench.targets(5.0, {}, "notebooks/a", "notebooks/b")
+    assert "edit-code" not in t and "edit-module" not in t
+
+
+def test_edit_code_goes_after_the_options_of_the_first_cell():
+    out = bench.edit_code(NOTEBOOK, "m1")
+    lines = out.splitlines()
+    first = lines.index("```{code-cell} ipython3")
+    assert lines[first + 1] == ":tags: [hide-output]"
+    assert lines[first + 2] == "_benchmark_edit = 'm1'"
+    assert lines[first + 3] == "x = 1"
+    # everything else is unchanged
+    assert out.replace("_benchmark_edit = 'm1'\n", "") == NOTEBOOK
+
+
+def test_edit_code_needs_a_code_cell():
+    with pytest.raises(ValueError, match="code-cell"):
+        bench.edit_code("# only text\n", "m")
+
+
+def test_markdown_and_module_edits_only_append():
+    md = bench.edit_markdown(NOTEBOOK, "m2")
+    assert md.startswith(NOTEBOOK.rstrip("\n")) and md.endswith("Benchmark edit m2.\n")
+    py = bench.edit_module("X = 1\n", "m3")
+    assert py == "X = 1\n# benchmark edit m3\n"
+    compile(py, "module.py", "exec")
+
+
+def test_executed_since_uses_the_provenance_timestamps():
+    since = dt.datetime(2026, 12, 2, 11, 0, 0, 500000, tzinfo=dt.timezone.utc)
+    prov = {"notebooks": {
+        "notebooks/old": {"executed_at": "2026-12-02T10:59:59+00:00"},
+        "notebooks/same-second": {"executed_at": "2026-12-02T11:00:00+00:00"},
+        "notebooks/new": {"executed_at": "2026-12-02T11:03:00+00:00"},
+        "notebooks/never": {"status": "not executed"},
+    }}
+    assert bench.executed_since(prov, since) == ["notebooks/new", "notebooks/same-second"]
+
+
+def test_format_table_lines_up_and_shows_verdicts():
+    rows = [{"id": "noop", "median_s": 2.0, "min_s": 1.5, "max_s": 2.5, "runs": 2,
+             "target": {"rule": "<= 3 s", "verdict": "pass"}},
+            {"id": "raw", "median_s": 12.25, "min_s": 12.0, "max_s": 12.5, "runs": 2}]
+    text = bench.format_table(rows).splitlines()
+    assert len(text) == 4
+    assert len({len(line.rstrip()) for line in text[:2]}) == 1
+    assert bench.LABELS["noop"] in text[2] and text[2].rstrip().endswith("pass")
+    assert "12.2" in text[3] or "12.3" in text[3]
+
+
+def test_summarize_builds_rows_targets_and_carries_the_venv():
+    def step(seconds, executed=()):
+        return bench.Step(seconds, list(executed))
+
+    runs = [{"steps": {"cold": step(30.0, ["notebooks/a", "notebooks/b"]), "noop": step(2.0),
+                       "edit-code": step(9.0, ["notebooks/a"]), "edit-markdown": step(2.5),
+                       "edit-module": step(6.0, ["notebooks/b"])},
+             "raw": {"notebooks/a": 7.0, "notebooks/b": 3.0},
+             "cold_durations": {"notebooks/a": 6.0, "notebooks/b": 2.5}}]
+    previous = {"venv": {"id": "venv", "median_s": 120.0, "measured_at": "2026-12-01T00:00:00+00:00"}}
+    out = bench.summarize(runs, [], [], "notebooks/a.md", previous)
+    by_id = {r["id"]: r for r in out["rows"]}
+    assert by_id["cold"]["target"]["limit_s"] == 22.0 and by_id["cold"]["target"]["verdict"] == "miss"
+    assert by_id["edit-code"]["target"]["limit_s"] == 12.0 and by_id["edit-code"]["target"]["verdict"] == "pass"
+    assert by_id["raw"]["median_s"] == 10.0
+    assert by_id["edit-code"]["executed"] == [["notebooks/a"]]
+    assert out["venv"]["carried"] is True and out["venv"]["median_s"] == 120.0
+    assert out["notebooks"]["notebooks/a"]["build_duration_s"] == [6.0]
