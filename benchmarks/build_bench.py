@@ -168,19 +168,20 @@ def edit_module(text: str, marker: str) -> str:
     return text.rstrip("\n") + f"\n# benchmark edit {marker}\n"
 
 
-def executed_since(provenance: dict[str, Any], since: dt.datetime) -> list[str]:
-    """Notebooks of ``provenance.json`` whose outputs were made at or after ``since``.
+_EXECUTED = re.compile(r"^(?P<path>\S+?)\.(?:md|ipynb): Executed notebook in (?P<s>[\d.]+) seconds", re.M)
 
-    Cached notebooks report when their cache entry was made, so this tells
-    which notebooks a build executed.
+
+def executed_notebooks(output: str, srcdir: Path) -> dict[str, float]:
+    """The notebooks a build executed, from myst-nb's log lines, with their seconds.
+
+    A notebook taken from the cache logs "Using cached notebook" instead.
     """
-    floor = since.replace(microsecond=0)
-    found = []
-    for doc, entry in sorted(provenance.get("notebooks", {}).items()):
-        stamp = entry.get("executed_at")
-        if stamp and dt.datetime.fromisoformat(stamp) >= floor:
-            found.append(doc)
-    return found
+    found = {}
+    for m in _EXECUTED.finditer(output):
+        path = Path(m["path"])
+        doc = path.relative_to(srcdir) if path.is_absolute() and path.is_relative_to(srcdir) else path
+        found[doc.as_posix()] = float(m["s"])
+    return dict(sorted(found.items()))
 
 
 def format_table(rows: Sequence[dict[str, Any]]) -> str:
@@ -282,9 +283,8 @@ def shared_venv_stamp(clone: Path) -> Path:
 
 def timed_build(clone: Path, logs: Path, name: str, extra: Sequence[str] = ()) -> Step:
     stamp = shared_venv_stamp(clone)
-    since = dt.datetime.now(dt.timezone.utc)
     seconds, output = _run(["make", "-o", str(stamp), "html", *extra], clone, logs / f"{name}.log", _make_env())
-    return Step(seconds, executed_since(_provenance(clone), since), LOCK_ERROR in output)
+    return Step(seconds, list(executed_notebooks(output, clone)), LOCK_ERROR in output)
 
 
 def _edit(path: Path, change: Callable[[str, str], str], marker: str) -> None:
@@ -368,6 +368,8 @@ def _raw_worker(clone: Path, notebooks: Sequence[str]) -> None:
         path = Path(name)
         doc = path.relative_to(base).with_suffix("").as_posix()
         nb = nbformat.read(path, as_version=4)
+        if not any(c.cell_type == "code" for c in nb.cells):
+            continue  # a page without code: the build executes nothing for it
         for cell in nb.cells:
             if cell.cell_type == "code":
                 cell.outputs, cell.execution_count = [], None
@@ -443,6 +445,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--source", type=Path, default=ROOT, help="repository to clone (its HEAD)")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     parser.add_argument("--note", action="append", default=[], help="a caveat to store with the results")
+    parser.add_argument("--logs", type=Path, help="copy every build's log into this folder")
     parser.add_argument("--raw-worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -472,6 +475,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.parallel:
                 parallel.append(parallel_run(args.source, scratch, i))
                 print(f"run {i + 1}/{args.runs}: cold -j 2 {parallel[-1].seconds:.1f} s", flush=True)
+        if args.logs:
+            args.logs.mkdir(parents=True, exist_ok=True)
+            for log in scratch.glob("*logs*/*.log"):
+                shutil.copy2(log, args.logs / f"{log.parent.name}-{log.name}")
     info["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
     result = {"schema": SCHEMA, "measured_at": started, "finished_at": _now(), "commit": commit,
               "runs": args.runs, "edit_notebook": args.edit_notebook, "edit_module": EDIT_MODULE,

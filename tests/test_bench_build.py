@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
 from _bench_load import load
@@ -79,15 +77,16 @@ def test_markdown_and_module_edits_only_append():
     compile(py, "module.py", "exec")
 
 
-def test_executed_since_uses_the_provenance_timestamps():
-    since = dt.datetime(2026, 12, 2, 11, 0, 0, 500000, tzinfo=dt.timezone.utc)
-    prov = {"notebooks": {
-        "notebooks/old": {"executed_at": "2026-12-02T10:59:59+00:00"},
-        "notebooks/same-second": {"executed_at": "2026-12-02T11:00:00+00:00"},
-        "notebooks/new": {"executed_at": "2026-12-02T11:03:00+00:00"},
-        "notebooks/never": {"status": "not executed"},
-    }}
-    assert bench.executed_since(prov, since) == ["notebooks/new", "notebooks/same-second"]
+def test_executed_notebooks_come_from_mystnb_log_lines(tmp_path):
+    output = "\n".join([
+        f"{tmp_path}/notebooks/a.md: Executing notebook using local CWD [mystnb]",
+        f"{tmp_path}/notebooks/a.md: Executed notebook in 18.04 seconds [mystnb]",
+        f"{tmp_path}/notebooks/b.md: Using cached notebook: ID=2 [mystnb]",
+        "notebooks/c.ipynb: Executed notebook in 1.50 seconds [mystnb]",
+        f"{tmp_path}/notebooks/d.md: Executing notebook failed: CellExecutionError [mystnb]",
+    ])
+    assert bench.executed_notebooks(output, tmp_path) == {"notebooks/a": 18.04, "notebooks/c": 1.5}
+    assert bench.executed_notebooks("build succeeded.", tmp_path) == {}
 
 
 def test_format_table_lines_up_and_shows_verdicts():
