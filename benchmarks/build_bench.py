@@ -67,6 +67,8 @@ LABELS: dict[str, str] = {
     "venv": "Create the venv (make venv, empty VENV_ROOT)",
     "cold": "Cold build, clean clone (make html)",
     "cold-j2": "Cold build with SPHINXOPTS=\"-j 2\"",
+    "padded-j1": "Cold build, each notebook plus {copies} copies, -j 1",
+    "padded-j2": "Cold build, each notebook plus {copies} copies, -j 2",
     "noop": "No-op rebuild",
     "edit-code": "Rebuild after editing one notebook's code",
     "edit-markdown": "Rebuild after editing one notebook's Markdown",
@@ -171,6 +173,13 @@ def edit_module(text: str, marker: str) -> str:
 _EXECUTED = re.compile(r"^(?P<path>\S+?)\.(?:md|ipynb): Executed notebook in (?P<s>[\d.]+) seconds", re.M)
 
 
+def orphan_copy(text: str) -> str:
+    """The notebook with ``orphan: true`` in its front matter (no toctree needs it)."""
+    if not text.startswith("---\n"):
+        raise ValueError("the notebook has no front matter")
+    return "---\norphan: true\n" + text[len("---\n"):]
+
+
 def executed_notebooks(output: str, srcdir: Path) -> dict[str, float]:
     """The notebooks a build executed, from myst-nb's log lines, with their seconds.
 
@@ -187,7 +196,7 @@ def executed_notebooks(output: str, srcdir: Path) -> dict[str, float]:
 def format_table(rows: Sequence[dict[str, Any]]) -> str:
     """A plain-text table of scenario rows (``to_json`` of a Summary, plus id and target)."""
     head = ("Scenario", "Median s", "Min s", "Max s", "Runs", "Target", "Verdict")
-    body = [(LABELS.get(r["id"], r["id"]), f"{r['median_s']:.1f}", f"{r['min_s']:.1f}", f"{r['max_s']:.1f}",
+    body = [(r.get("label") or LABELS.get(r["id"], r["id"]), f"{r['median_s']:.1f}", f"{r['min_s']:.1f}", f"{r['max_s']:.1f}",
              str(r["runs"]), (r.get("target") or {}).get("rule", "-"),
              (r.get("target") or {}).get("verdict", "-")) for r in rows]
     widths = [max(len(row[i]) for row in (head, *body)) for i in range(len(head))]
@@ -313,15 +322,42 @@ def one_run(source: Path, scratch: Path, index: int, edit_notebook: str) -> dict
     return {"steps": steps, "raw": raw, "cold_durations": cold_durations}
 
 
-def parallel_run(source: Path, scratch: Path, index: int) -> Step:
-    clone = scratch / f"par{index}"
-    logs = scratch / f"parlogs{index}"
-    logs.mkdir()
-    _clone(source, clone)
-    try:
-        return timed_build(clone, logs, "cold-j2", ["SPHINXOPTS=-j 2"])
-    finally:
-        shutil.rmtree(clone)
+def pad_notebooks(clone: Path, copies: int) -> list[str]:
+    """Add ``copies`` orphan copies of every notebook with code, named to sort last.
+
+    Sphinx -j splits the sorted document names into chunks, one process per
+    chunk; the copies put notebooks into more than one chunk, so that two
+    kernels run at once and both write to jupyter-cache's database.
+    """
+    added = []
+    for path in sorted((clone / "notebooks").glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        if "```{code-cell}" not in text:
+            continue
+        for k in range(copies):
+            copy = path.with_name(f"zz-copy{k}-{path.name}")
+            copy.write_text(orphan_copy(text), encoding="utf-8")
+            added.append(copy.relative_to(clone).as_posix())
+    return added
+
+
+def parallel_run(source: Path, scratch: Path, index: int, copies: int) -> dict[str, Step]:
+    """Cold builds with -j 2; with ``copies``, also -j 1 and -j 2 of a padded site."""
+    steps = {}
+    builds = [("cold-j2", 0, ["SPHINXOPTS=-j 2"])]
+    if copies:
+        builds += [("padded-j1", copies, []), ("padded-j2", copies, ["SPHINXOPTS=-j 2"])]
+    for name, pad, extra in builds:
+        clone = scratch / f"par{index}-{name}"
+        logs = scratch / f"parlogs{index}"
+        logs.mkdir(exist_ok=True)
+        _clone(source, clone)
+        try:
+            pad_notebooks(clone, pad)
+            steps[name] = timed_build(clone, logs, name, extra)
+        finally:
+            shutil.rmtree(clone)
+    return steps
 
 
 def venv_run(source: Path, scratch: Path, index: int) -> tuple[float, float]:
@@ -389,8 +425,9 @@ def _git(source: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=source, capture_output=True, text=True, check=True).stdout.strip()
 
 
-def summarize(runs: list[dict[str, Any]], parallel: list[Step], venv: list[tuple[float, float]],
-              edit_notebook: str, previous: dict[str, Any] | None) -> dict[str, Any]:
+def summarize(runs: list[dict[str, Any]], parallel: list[dict[str, Step]], venv: list[tuple[float, float]],
+              edit_notebook: str, previous: dict[str, Any] | None, measured_at: str = "",
+              copies: int = 0) -> dict[str, Any]:
     edited = edit_notebook.removesuffix(".md")
     rows: list[dict[str, Any]] = []
     raw_docs = sorted(runs[0]["raw"])
@@ -402,7 +439,7 @@ def summarize(runs: list[dict[str, Any]], parallel: list[Step], venv: list[tuple
     if venv:
         venv_row = {"id": "venv", **Summary(tuple(s for s, _ in venv)).to_json(),
                     "size_gb": round(statistics.median(g for _, g in venv), 2),
-                    "measured_at": _now(), "carried": False}
+                    "measured_at": measured_at, "carried": False}
     elif previous and previous.get("venv"):
         venv_row = {**previous["venv"], "carried": True}
 
@@ -415,17 +452,18 @@ def summarize(runs: list[dict[str, Any]], parallel: list[Step], venv: list[tuple
             row["target"] = {"rule": target.rule, "limit_s": round(target.limit_s, 2),
                              "verdict": target.verdict(summary.median_s)}
         rows.append(row)
-    if parallel:
-        summary = Summary(tuple(s.seconds for s in parallel))
-        rows.insert(1, {"id": "cold-j2", **summary.to_json(), "executed": [s.executed for s in parallel],
-                        "database_locked": any(s.locked for s in parallel)})
+    for offset, scenario in enumerate(sorted(parallel[0]) if parallel else []):
+        steps = [p[scenario] for p in parallel]
+        summary = Summary(tuple(s.seconds for s in steps))
+        rows.insert(1 + offset, {"id": scenario, **summary.to_json(), "executed": [s.executed for s in steps],
+                                 "database_locked": any(s.locked for s in steps)})
     rows.append({"id": "raw", **raw_total.to_json()})
 
     notebooks = {doc: {"raw": raw_by_nb[doc].to_json(),
                        "build_duration_s": [r["cold_durations"].get(doc) for r in runs]}
                  for doc in raw_docs}
     for row in rows + ([venv_row] if venv_row else []):
-        row["label"] = LABELS[row["id"]]
+        row["label"] = LABELS[row["id"]].format(copies=copies)
     return {"rows": rows, "notebooks": notebooks, "venv": venv_row,
             "database_locked_in_j1": any(r["steps"][s].locked for r in runs for s in r["steps"])}
 
@@ -441,6 +479,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="also time make venv into a throwaway VENV_ROOT (6 GB, ~2 min a run)")
     parser.add_argument("--venv-runs", type=int, default=1, help="runs of the venv creation (default 1)")
     parser.add_argument("--parallel", action="store_true", help="also time cold builds with -j 2")
+    parser.add_argument("--parallel-copies", type=int, default=0, metavar="K",
+                        help="with --parallel, also time -j 1 and -j 2 cold builds of a clone with K extra "
+                             "copies of each notebook, so that notebooks execute concurrently")
     parser.add_argument("--edit-notebook", default=EDIT_NOTEBOOK, help=f"default {EDIT_NOTEBOOK}")
     parser.add_argument("--source", type=Path, default=ROOT, help="repository to clone (its HEAD)")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
@@ -473,17 +514,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             done = ", ".join(f"{k} {s.seconds:.1f} s" for k, s in runs[-1]["steps"].items())
             print(f"run {i + 1}/{args.runs}: {done}, raw {sum(runs[-1]['raw'].values()):.1f} s", flush=True)
             if args.parallel:
-                parallel.append(parallel_run(args.source, scratch, i))
-                print(f"run {i + 1}/{args.runs}: cold -j 2 {parallel[-1].seconds:.1f} s", flush=True)
+                parallel.append(parallel_run(args.source, scratch, i, args.parallel_copies))
+                done = ", ".join(f"{k} {s.seconds:.1f} s" for k, s in parallel[-1].items())
+                print(f"run {i + 1}/{args.runs}: {done}", flush=True)
         if args.logs:
             args.logs.mkdir(parents=True, exist_ok=True)
             for log in scratch.glob("*logs*/*.log"):
                 shutil.copy2(log, args.logs / f"{log.parent.name}-{log.name}")
     info["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
     result = {"schema": SCHEMA, "measured_at": started, "finished_at": _now(), "commit": commit,
-              "runs": args.runs, "edit_notebook": args.edit_notebook, "edit_module": EDIT_MODULE,
+              "runs": args.runs, "parallel_copies": args.parallel_copies if args.parallel else None, "edit_notebook": args.edit_notebook, "edit_module": EDIT_MODULE,
               "machine": info, "notes": args.note,
-              **summarize(runs, parallel, venv, args.edit_notebook, previous)}
+              **summarize(runs, parallel, venv, args.edit_notebook, previous, started,
+                           args.parallel_copies)}
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(result, indent=2) + "\n")
 
@@ -493,7 +536,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if result["venv"] and result["venv"].get("carried"):
         print(f"(venv row carried over from the run of {result['venv'].get('measured_at')})")
     if args.parallel:
-        print(f"'database is locked' in -j 2 output: {any(s.locked for s in parallel)}")
+        locked = any(s.locked for p in parallel for s in p.values())
+        print(f"'{LOCK_ERROR}' in the parallel builds' output: {locked}")
     print(f"\nwrote {args.output}")
     return 0
 

@@ -118,3 +118,33 @@ def test_summarize_builds_rows_targets_and_carries_the_venv():
     assert by_id["edit-code"]["executed"] == [["notebooks/a"]]
     assert out["venv"]["carried"] is True and out["venv"]["median_s"] == 120.0
     assert out["notebooks"]["notebooks/a"]["build_duration_s"] == [6.0]
+
+
+def test_orphan_copy_marks_the_front_matter():
+    out = bench.orphan_copy(NOTEBOOK)
+    assert out.startswith("---\norphan: true\njupytext:")
+    assert out.endswith(NOTEBOOK[4:])
+    with pytest.raises(ValueError, match="front matter"):
+        bench.orphan_copy("# no front matter\n")
+
+
+def test_pad_notebooks_copies_only_notebooks_with_code(tmp_path):
+    nb = tmp_path / "notebooks"
+    nb.mkdir()
+    (nb / "a.md").write_text(NOTEBOOK)
+    (nb / "text-only.md").write_text("---\ntitle: x\n---\n# Text\n")
+    added = bench.pad_notebooks(tmp_path, 2)
+    assert added == ["notebooks/zz-copy0-a.md", "notebooks/zz-copy1-a.md"]
+    assert (nb / "zz-copy1-a.md").read_text() == bench.orphan_copy(NOTEBOOK)
+    assert bench.pad_notebooks(tmp_path, 0) == []
+
+
+def test_summarize_orders_parallel_rows_after_cold():
+    step = bench.Step
+    runs = [{"steps": {k: step(1.0, []) for k in ("cold", "noop", "edit-code", "edit-markdown", "edit-module")},
+             "raw": {"notebooks/a": 1.0}, "cold_durations": {}}]
+    parallel = [{"cold-j2": step(2.0, []), "padded-j1": step(3.0, []), "padded-j2": step(2.5, [], locked=True)}]
+    out = bench.summarize(runs, parallel, [], "notebooks/a.md", None, copies=2)
+    assert [r["id"] for r in out["rows"]][:4] == ["cold", "cold-j2", "padded-j1", "padded-j2"]
+    padded = out["rows"][3]
+    assert padded["database_locked"] is True and "plus 2 copies" in padded["label"]
