@@ -323,7 +323,9 @@ def one_run(source: Path, scratch: Path, index: int, edit_notebook: str) -> dict
 
 
 def pad_notebooks(clone: Path, copies: int) -> list[str]:
-    """Add ``copies`` orphan copies of every notebook with code, named to sort last.
+    """Add ``copies`` orphan copies of every notebook with code, named to sort last,
+    each with a different first cell so that it executes rather than matching
+    the original in the cache.
 
     Sphinx -j splits the sorted document names into chunks, one process per
     chunk; the copies put notebooks into more than one chunk, so that two
@@ -336,7 +338,8 @@ def pad_notebooks(clone: Path, copies: int) -> list[str]:
             continue
         for k in range(copies):
             copy = path.with_name(f"zz-copy{k}-{path.name}")
-            copy.write_text(orphan_copy(text), encoding="utf-8")
+            # A changed first cell: an unchanged copy would match the original in the cache.
+            copy.write_text(edit_code(orphan_copy(text), f"copy{k}"), encoding="utf-8")
             added.append(copy.relative_to(clone).as_posix())
     return added
 

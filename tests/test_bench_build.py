@@ -135,7 +135,9 @@ def test_pad_notebooks_copies_only_notebooks_with_code(tmp_path):
     (nb / "text-only.md").write_text("---\ntitle: x\n---\n# Text\n")
     added = bench.pad_notebooks(tmp_path, 2)
     assert added == ["notebooks/zz-copy0-a.md", "notebooks/zz-copy1-a.md"]
-    assert (nb / "zz-copy1-a.md").read_text() == bench.orphan_copy(NOTEBOOK)
+    copies = [(nb / name).read_text() for name in ("zz-copy0-a.md", "zz-copy1-a.md")]
+    assert copies[1] == bench.edit_code(bench.orphan_copy(NOTEBOOK), "copy1")
+    assert copies[0] != copies[1]  # each copy executes instead of matching a cached one
     assert bench.pad_notebooks(tmp_path, 0) == []
 
 
