@@ -9,13 +9,14 @@ is rebuilt when that file changes.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-HEADER = ("Scenario", "Median (s)", "Min (s)", "Max (s)", "Runs", "Target", "Verdict")
+HEADER = ("Scenario", "Notebooks executed", "Median (s)", "Min (s)", "Max (s)", "Runs", "Target", "Verdict")
 
 
 def _seconds(value: Any) -> str:
@@ -31,7 +32,9 @@ def table_rows(data: dict[str, Any]) -> list[tuple[str, ...]]:
         if row.get("carried"):
             label += f" (measured {row.get('measured_at', 'earlier')})"
         target = row.get("target") or {}
-        out.append((label, _seconds(row.get("median_s")), _seconds(row.get("min_s")),
+        # how many notebooks each run executed: "3", or "3, 2" when runs differ
+        counts = list(dict.fromkeys(len(e) for e in row.get("executed") or []))
+        out.append((label, ", ".join(map(str, counts)), _seconds(row.get("median_s")), _seconds(row.get("min_s")),
                     _seconds(row.get("max_s")), str(row.get("runs", "")), target.get("rule", ""),
                     target.get("verdict", "")))
     return out
@@ -52,7 +55,7 @@ def _table(rows: list[tuple[str, ...]]) -> nodes.table:
     table = nodes.table(classes=["trtdocs-build-benchmark"])
     group = nodes.tgroup(cols=len(HEADER))
     table += group
-    for width in (36, 8, 8, 8, 5, 30, 7):
+    for width in (34, 8, 7, 7, 7, 5, 28, 7):
         group += nodes.colspec(colwidth=width)
     head = nodes.thead()
     group += head
@@ -91,7 +94,11 @@ class BuildBenchmark(SphinxDirective):
             raise self.error(f"build-benchmark: cannot read {rel}: {exc.__class__.__name__}: {exc}") from None
         result: list[nodes.Node] = [nodes.paragraph(text=intro), _table(rows)]
         for note in data.get("notes", []):
-            result.append(nodes.paragraph(text=f"Note from that run: {note}"))
+            para = nodes.paragraph(text="Note from that run: ")
+            # command-line options stay literal (no smart dashes)
+            for i, part in enumerate(re.split(r"(--[\w-]+)", note)):
+                para += nodes.literal(text=part) if i % 2 else nodes.Text(part)
+            result.append(para)
         return result
 
 
