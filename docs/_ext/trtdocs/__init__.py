@@ -13,6 +13,7 @@ One module per concern:
 * :mod:`.provenance`: provenance.json, the build report, records, strict mode;
 * :mod:`.downloads`: each notebook page's .ipynb and .md downloads;
 * :mod:`.releases`: the sidebar's release switcher, from docs/features.toml.
+* :mod:`.benchresults`: the build-speed table from benchmarks/results.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from . import downloads, features, provenance, releases, status
+from . import benchresults, downloads, features, provenance, releases, status
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
 
@@ -96,4 +97,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     provenance.setup(app)
     downloads.setup(app)
     releases.setup(app)
+    benchresults.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

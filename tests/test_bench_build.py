@@ -1,0 +1,152 @@
+"""The pure parts of benchmarks/build_bench.py: statistics, targets, edits, table."""
+
+from __future__ import annotations
+
+import pytest
+
+from _bench_load import load
+
+bench = load("build_bench")
+
+NOTEBOOK = """\
+---
+jupytext:
+  text_representation:
+    extension: .md
+---
+
+# Title
+
+Text.
+
+```{code-cell} ipython3
+:tags: [hide-output]
+x = 1
+x
+```
+
+```{code-cell} ipython3
+y = 2
+```
+"""
+
+
+def test_summary_median_and_spread():
+    s = bench.Summary((4.0, 1.0, 2.0))
+    assert (s.median_s, s.min_s, s.max_s, s.spread_s) == (2.0, 1.0, 4.0, 3.0)
+    assert bench.Summary((1.0, 3.0)).median_s == 2.0
+    assert s.to_json()["runs"] == 3
+
+
+def test_targets_follow_the_raw_execution_times():
+    t = bench.targets(20.0, {"notebooks/a": 8.0, "notebooks/b": 2.0}, "notebooks/a", "notebooks/b")
+    assert t["cold"].limit_s == pytest.approx(1.2 * 20.0 + 10.0)
+    assert t["noop"].limit_s == 3.0
+    assert t["edit-code"].limit_s == 13.0
+    assert t["edit-module"].limit_s == 7.0
+    assert t["noop"].verdict(3.0) == "pass"
+    assert t["noop"].verdict(3.01) == "miss"
+
+
+def test_targets_skip_an_edit_whose_notebook_did_not_run():
+    t = bench.targets(5.0, {}, "notebooks/a", "notebooks/b")
+    assert "edit-code" not in t and "edit-module" not in t
+
+
+def test_edit_code_goes_after_the_options_of_the_first_cell():
+    out = bench.edit_code(NOTEBOOK, "m1")
+    lines = out.splitlines()
+    first = lines.index("```{code-cell} ipython3")
+    assert lines[first + 1] == ":tags: [hide-output]"
+    assert lines[first + 2] == "_benchmark_edit = 'm1'"
+    assert lines[first + 3] == "x = 1"
+    # everything else is unchanged
+    assert out.replace("_benchmark_edit = 'm1'\n", "") == NOTEBOOK
+
+
+def test_edit_code_needs_a_code_cell():
+    with pytest.raises(ValueError, match="code-cell"):
+        bench.edit_code("# only text\n", "m")
+
+
+def test_markdown_and_module_edits_only_append():
+    md = bench.edit_markdown(NOTEBOOK, "m2")
+    assert md.startswith(NOTEBOOK.rstrip("\n")) and md.endswith("Benchmark edit m2.\n")
+    py = bench.edit_module("X = 1\n", "m3")
+    assert py == "X = 1\n# benchmark edit m3\n"
+    compile(py, "module.py", "exec")
+
+
+def test_executed_notebooks_come_from_mystnb_log_lines(tmp_path):
+    output = "\n".join([
+        f"{tmp_path}/notebooks/a.md: Executing notebook using local CWD [mystnb]",
+        f"{tmp_path}/notebooks/a.md: Executed notebook in 18.04 seconds [mystnb]",
+        f"{tmp_path}/notebooks/b.md: Using cached notebook: ID=2 [mystnb]",
+        "notebooks/c.ipynb: Executed notebook in 1.50 seconds [mystnb]",
+        f"{tmp_path}/notebooks/d.md: Executing notebook failed: CellExecutionError [mystnb]",
+    ])
+    assert bench.executed_notebooks(output, tmp_path) == {"notebooks/a": 18.04, "notebooks/c": 1.5}
+    assert bench.executed_notebooks("build succeeded.", tmp_path) == {}
+
+
+def test_format_table_lines_up_and_shows_verdicts():
+    rows = [{"id": "noop", "median_s": 2.0, "min_s": 1.5, "max_s": 2.5, "runs": 2,
+             "target": {"rule": "<= 3 s", "verdict": "pass"}},
+            {"id": "raw", "median_s": 12.25, "min_s": 12.0, "max_s": 12.5, "runs": 2}]
+    text = bench.format_table(rows).splitlines()
+    assert len(text) == 4
+    assert len({len(line.rstrip()) for line in text[:2]}) == 1
+    assert bench.LABELS["noop"] in text[2] and text[2].rstrip().endswith("pass")
+    assert "12.2" in text[3] or "12.3" in text[3]
+
+
+def test_summarize_builds_rows_targets_and_carries_the_venv():
+    def step(seconds, executed=()):
+        return bench.Step(seconds, list(executed))
+
+    runs = [{"steps": {"cold": step(30.0, ["notebooks/a", "notebooks/b"]), "noop": step(2.0),
+                       "edit-code": step(9.0, ["notebooks/a"]), "edit-markdown": step(2.5),
+                       "edit-module": step(6.0, ["notebooks/b"])},
+             "raw": {"notebooks/a": 7.0, "notebooks/b": 3.0},
+             "cold_durations": {"notebooks/a": 6.0, "notebooks/b": 2.5}}]
+    previous = {"venv": {"id": "venv", "median_s": 120.0, "measured_at": "2026-12-01T00:00:00+00:00"}}
+    out = bench.summarize(runs, [], [], "notebooks/a.md", previous)
+    by_id = {r["id"]: r for r in out["rows"]}
+    assert by_id["cold"]["target"]["limit_s"] == 22.0 and by_id["cold"]["target"]["verdict"] == "miss"
+    assert by_id["edit-code"]["target"]["limit_s"] == 12.0 and by_id["edit-code"]["target"]["verdict"] == "pass"
+    assert by_id["raw"]["median_s"] == 10.0
+    assert by_id["edit-code"]["executed"] == [["notebooks/a"]]
+    assert out["venv"]["carried"] is True and out["venv"]["median_s"] == 120.0
+    assert out["notebooks"]["notebooks/a"]["build_duration_s"] == [6.0]
+
+
+def test_orphan_copy_marks_the_front_matter():
+    out = bench.orphan_copy(NOTEBOOK)
+    assert out.startswith("---\norphan: true\njupytext:")
+    assert out.endswith(NOTEBOOK[4:])
+    with pytest.raises(ValueError, match="front matter"):
+        bench.orphan_copy("# no front matter\n")
+
+
+def test_pad_notebooks_copies_only_notebooks_with_code(tmp_path):
+    nb = tmp_path / "notebooks"
+    nb.mkdir()
+    (nb / "a.md").write_text(NOTEBOOK)
+    (nb / "text-only.md").write_text("---\ntitle: x\n---\n# Text\n")
+    added = bench.pad_notebooks(tmp_path, 2)
+    assert added == ["notebooks/zz-copy0-a.md", "notebooks/zz-copy1-a.md"]
+    copies = [(nb / name).read_text() for name in ("zz-copy0-a.md", "zz-copy1-a.md")]
+    assert copies[1] == bench.edit_code(bench.orphan_copy(NOTEBOOK), "copy1")
+    assert copies[0] != copies[1]  # each copy executes instead of matching a cached one
+    assert bench.pad_notebooks(tmp_path, 0) == []
+
+
+def test_summarize_orders_parallel_rows_after_cold():
+    step = bench.Step
+    runs = [{"steps": {k: step(1.0, []) for k in ("cold", "noop", "edit-code", "edit-markdown", "edit-module")},
+             "raw": {"notebooks/a": 1.0}, "cold_durations": {}}]
+    parallel = [{"cold-j2": step(2.0, []), "padded-j1": step(3.0, []), "padded-j2": step(2.5, [], locked=True)}]
+    out = bench.summarize(runs, parallel, [], "notebooks/a.md", None, copies=2)
+    assert [r["id"] for r in out["rows"]][:4] == ["cold", "cold-j2", "padded-j1", "padded-j2"]
+    padded = out["rows"][3]
+    assert padded["database_locked"] is True and "plus 2 copies" in padded["label"]

@@ -1,0 +1,45 @@
+"""benchmarks/shard.py: greedy longest-first packing of notebooks by duration."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from _bench_load import load
+
+shard = load("shard")
+
+
+def test_longest_first_into_the_least_loaded_shard():
+    bins = shard.plan({"a": 10.0, "b": 7.0, "c": 5.0, "d": 4.0, "e": 1.0}, 2)
+    assert [b.notebooks for b in bins] == [["a", "d"], ["b", "c", "e"]]
+    assert [b.seconds for b in bins] == [14.0, 13.0]
+
+
+def test_more_shards_than_notebooks_leaves_empty_shards():
+    bins = shard.plan({"a": 1.0}, 3)
+    assert [b.notebooks for b in bins] == [["a"], [], []]
+
+
+def test_zero_shards_is_an_error():
+    with pytest.raises(ValueError, match="at least 1"):
+        shard.plan({"a": 1.0}, 0)
+
+
+def test_durations_default_for_notebooks_that_did_not_run():
+    data = {"notebooks": {"x": {"duration_s": 2.5}, "y": {"status": "not executed"}}}
+    assert shard.durations(data, 9.0) == {"x": 2.5, "y": 9.0}
+    with pytest.raises(ValueError, match="notebooks"):
+        shard.durations({}, 0.0)
+
+
+def test_cli_reads_provenance_and_names_a_bad_file(tmp_path, capsys):
+    prov = tmp_path / "provenance.json"
+    prov.write_text(json.dumps({"notebooks": {"a": {"duration_s": 3.0}, "b": {"duration_s": 1.0}}}))
+    assert shard.main(["--provenance", str(prov), "--shards", "2", "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert [p["notebooks"] for p in plan] == [["a"], ["b"]]
+    missing = tmp_path / "nope.json"
+    assert shard.main(["--provenance", str(missing), "--shards", "2"]) == 2
+    assert str(missing) in capsys.readouterr().err
