@@ -45,7 +45,7 @@ def test_real_table_has_every_id(table: F.FeaturesTable) -> None:
 def test_install_commands(table: F.FeaturesTable) -> None:
     assert table.install_command("2.14") == (
         'pip install "torch-tensorrt[executorch]==2.14.0" "torch-tensorrt-executorch-runtime==0.1.0"')
-    assert table.install_command("2.15") == 'pip install "torch_tensorrt[executorch]"'
+    assert table.install_command("2.15") == 'pip install "torch_tensorrt[executorch]>=2.15"'
     assert table.install_command("nightly") == (
         'pip install --pre "torch_tensorrt[executorch]" '
         "--index-url https://download.pytorch.org/whl/nightly/cu132 "
