@@ -195,7 +195,7 @@ def test_gating_marks_the_cell(tmp_path: Path) -> None:
     nb = read_myst_markdown_notebook(text, add_source_map=True)
     ctx = gating.BuildContext(environment=_env("2.14.0"), disabled=frozenset(),
                               features=F.load(FIXTURE).requirement, record_dir=tmp_path,
-                              import_roots=(), strict=False, srcdir=tmp_path)
+                              import_roots=(), srcdir=tmp_path)
     plan = gating.gate(nb, ctx, "page")
     assert [s.number for s in plan.skipped] == [2]
     marks = [c.source for c in nb.cells if c.cell_type == "markdown" and "not-executed" in c.source]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from sitebuild import copy_fixture, log, sphinx_build
+from sitebuild import FIXTURES, REPO, copy_fixture, log, sphinx_build
 
 pytestmark = pytest.mark.build
 
@@ -107,20 +107,37 @@ def test_require_all_fails_when_a_cell_did_not_run(tmp_path: Path) -> None:
     assert "REQUIRE_ALL: partly executed" in log(result)
 
 
+def test_require_all_fails_on_a_rebuild_that_reads_nothing(tmp_path: Path) -> None:
+    site = copy_fixture("foundation-site", tmp_path)
+    (site / "notebooks" / "recordable.md").unlink()
+    assert sphinx_build(site, tmp_path / "_build", env=CPU_ONLY).returncode == 0
+    result = sphinx_build(site, tmp_path / "_build", env={**CPU_ONLY, "REQUIRE_ALL": "1"})
+    assert result.returncode != 0
+    assert "REQUIRE_ALL: partly executed" in log(result)
+
+
 def test_record_renders_when_execution_is_not_possible_and_goes_stale(tmp_path: Path) -> None:
     site = copy_fixture("foundation-site", tmp_path)
     (site / "notebooks" / "gated.md").unlink()
+    nb = site / "notebooks" / "recordable.md"
     record = site / "notebooks" / "_recorded" / "notebooks__recordable.ipynb"
+    unmet = {"TRTDOCS_DISABLE": "executorch>=1.4"}
 
-    # 1. A machine that meets the requirement executes and records.
+    # 0. A machine that cannot execute it, before any record exists: marks.
+    result = sphinx_build(site, tmp_path / "b2", env=unmet)
+    assert result.returncode == 0, log(result)
+    assert _html(tmp_path / "b2", "notebooks/recordable").select(".trtdocs-not-executed")
+
+    # 1. A machine that can records it, here after a cache hit (only prose changed).
+    assert sphinx_build(site, tmp_path / "b1").returncode == 0
+    nb.write_text(nb.read_text().replace("# Recordable", "# Recordable notebook"))
     result = sphinx_build(site, tmp_path / "b1", env={"TRTDOCS_RECORD": "1"})
     assert result.returncode == 0, log(result)
     saved = json.loads(record.read_text())
     assert saved["metadata"]["trtdocs_record"]["provenance"]["status"] == "executed"
     assert "recorded value 42" in json.dumps(saved["cells"])
 
-    # 2. A machine that does not: the record's outputs, under its provenance.
-    unmet = {"TRTDOCS_DISABLE": "executorch>=1.4"}
+    # 2. The machine that cannot: its next build shows the record's outputs, under its provenance.
     result = sphinx_build(site, tmp_path / "b2", env=unmet)
     assert result.returncode == 0, log(result)
     page = _html(tmp_path / "b2", "notebooks/recordable")
@@ -132,7 +149,6 @@ def test_record_renders_when_execution_is_not_possible_and_goes_stale(tmp_path: 
     assert entry["status"] == "recorded"
 
     # 3. The source changes: the record is stale; an error in CI, a warning elsewhere.
-    nb = site / "notebooks" / "recordable.md"
     nb.write_text(nb.read_text().replace("6 * 7", "6 * 8"))
     result = sphinx_build(site, tmp_path / "b3", env={**unmet, "CI": "true"}, strict=False)
     assert result.returncode != 0
@@ -142,3 +158,29 @@ def test_record_renders_when_execution_is_not_possible_and_goes_stale(tmp_path: 
     assert "WARNING: stale record" in log(result)
     page = _html(tmp_path / "b4", "notebooks/recordable")
     assert page.select(".trtdocs-not-executed") and "recorded value 42" not in page.get_text()
+    # ... and CI fails on it in an incremental build that re-reads nothing, too.
+    result = sphinx_build(site, tmp_path / "b4", env={**unmet, "CI": "true"}, strict=False)
+    assert result.returncode != 0 and "stale record" in log(result)
+
+
+def test_editing_the_features_table_regates_on_the_next_build(tmp_path: Path) -> None:
+    site = copy_fixture("foundation-site", tmp_path)
+    for nb in ("gated.md", "recordable.md"):
+        (site / "notebooks" / nb).unlink()
+    table = site / "features.toml"
+    table.write_text((REPO / "docs" / "features.toml").read_text())
+    (site / "notebooks" / "feature.md").write_text(
+        (FIXTURES / "foundation-site" / "notebooks" / "recordable.md").read_text()
+        .replace('requires: ["executorch>=1.4"]', 'requires: ["feature:pte-save"]'))
+    args = ("-D", f"trtdocs_features_file={table}")
+    result = sphinx_build(site, tmp_path / "_build", *args)
+    assert result.returncode == 0, log(result)
+    assert "recorded value 42" in _html(tmp_path / "_build", "notebooks/feature").get_text()
+    text = table.read_text()
+    start = text.index('id = "pte-save"')
+    table.write_text(text[:start] + text[start:].replace('since = "2.14"', 'since = "2.15"', 1))
+    result = sphinx_build(site, tmp_path / "_build", *args)
+    assert result.returncode == 0, log(result)
+    page = _html(tmp_path / "_build", "notebooks/feature")
+    assert "recorded value 42" not in page.get_text()
+    assert "torch_tensorrt>=2.15" in page.select_one(".trtdocs-not-executed").get_text()

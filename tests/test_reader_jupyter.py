@@ -96,7 +96,7 @@ def test_notebook_runs_in_jupyter_like_on_the_site(path: Path, built_site: Path,
     probe = Environment.from_json(json.loads((built_site.parent / "trtdocs" / "environment.json").read_text()))
     table = features.load(ROOT / "docs" / "features.toml")
     context = gating.BuildContext(
-        environment=probe, features=table.requirement, strict=False,
+        environment=probe, features=table.requirement,
         disabled=frozenset(filter(None, (s.strip() for s in os.environ.get("TRTDOCS_DISABLE", "").split(",")))),
         record_dir=ROOT / "notebooks" / "_recorded",
         import_roots=(ROOT / "docs" / "_ext", ROOT / "notebooks"), srcdir=ROOT)

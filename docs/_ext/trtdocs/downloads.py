@@ -78,7 +78,9 @@ def for_jupyter(nb: nbformat.NotebookNode, status: str) -> nbformat.NotebookNode
     return nb
 
 
-def _executed(app: Sphinx, docname: str, plan: PagePlan) -> nbformat.NotebookNode | None:
+def executed_notebook(app: Sphinx, docname: str, plan: PagePlan) -> nbformat.NotebookNode | None:
+    """The notebook as this build rendered it, outputs included (from the
+    jupyter-cache when myst-nb wrote it without them)."""
     config = app.env.mystnb_config
     path = Path(config.output_folder, f"{docname}.ipynb")
     if not path.is_file():
@@ -104,7 +106,7 @@ def write(app: Sphinx, exception: Exception | None) -> None:
     for docname, plan in sorted(app.env.trtdocs_pages.items()):
         out = Path(app.outdir, docname)
         out.parent.mkdir(parents=True, exist_ok=True)
-        nb = _executed(app, docname, plan)
+        nb = executed_notebook(app, docname, plan)
         if nb is None:
             logger.warning(f"{docname}: myst-nb wrote no notebook to {app.env.mystnb_config.output_folder}",
                            location=docname, type="trtdocs", subtype="downloads")

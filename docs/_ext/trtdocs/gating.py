@@ -56,8 +56,13 @@ class PagePlan:
     project_digest: str = ""
     # requirement -> what it asks for, in words (requirements.describe)
     needs: dict[str, str] = dataclasses.field(default_factory=dict)
-    # (line, message, is_error): reported by provenance.check_problems on every build
-    problems: list[tuple[int, str, bool]] = dataclasses.field(default_factory=list)
+    # (line, message, kind): reported by provenance.check_problems on every build;
+    # kind is "error", or "stale" (an error only in strict builds, decided then)
+    problems: list[tuple[int, str, str]] = dataclasses.field(default_factory=list)
+    # the front matter's `inputs:` globs, and whether a record file existed: a change
+    # in either re-reads the page (provenance.outdated)
+    inputs: tuple[str, ...] = ()
+    record_seen: bool = False
 
     @property
     def status(self) -> str:
@@ -84,7 +89,6 @@ class BuildContext:
     record_dir: Path
     import_roots: tuple[Path, ...]
     srcdir: Path  # where a notebook's `inputs:` globs are rooted
-    strict: bool  # REQUIRE_ALL or CI: stale records are errors
 
 
 class NotebookReader:
@@ -105,9 +109,13 @@ class NotebookReader:
             nb.metadata["mystnb"] = {"execution_mode": "off"}
             return nb
         assert self.app is not None and self.context is not None, "trtdocs is not set up"
-        docname = self.app.env.docname
-        plan = gate(nb, self.context, docname)
-        self.app.env.trtdocs_pages[docname] = plan
+        env = self.app.env
+        plan = gate(nb, self.context, env.docname)
+        env.trtdocs_pages[env.docname] = plan
+        # Re-read the page when what decided its gating changes.
+        env.note_dependency(str(env.trtdocs_features_table.path))
+        if plan.record_seen:
+            env.note_dependency(str(recorded.record_path(self.context.record_dir, env.docname)))
         return nb
 
 
@@ -118,7 +126,7 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     """Tag, mark and key ``nb`` in place; return the plan."""
     lines: list[int] = list(nb.metadata.get("source_map", [1] * len(nb.cells)))
     source_hash = recorded.source_hash(nb)
-    problems: list[tuple[int, str, bool]] = []
+    problems: list[tuple[int, str, str]] = []
 
     def reqs_of(value: object, line: int) -> tuple[tuple[str, ...], list[requirements.Unmet]]:
         """The requirements, and an unmet entry when they are invalid (fail closed)."""
@@ -128,7 +136,7 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
                 requirements.check(r, ctx.features)
             return parsed, []
         except requirements.RequirementError as exc:
-            problems.append((line, str(exc), True))
+            problems.append((line, str(exc), "error"))
             return (), [requirements.Unmet(str(value), "valid requirements", str(exc))]
 
     def unmet(reqs: Sequence[str]) -> list[requirements.Unmet]:
@@ -165,10 +173,12 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     plan.needs = {r: requirements.describe(r, ctx.features) for r in (*page_reqs, *all_cell_reqs)}
     sources = [c.source for _, c in code]
     plan.environment_digest = cachekey.environment_digest(ctx.environment)
-    inputs, bad_inputs = _inputs(nb.metadata.get("inputs"), ctx.srcdir)
+    inputs, bad_inputs = input_files(nb.metadata.get("inputs"), ctx.srcdir)
     if bad_inputs:
-        problems.append((1, bad_inputs, True))
+        problems.append((1, bad_inputs, "error"))
     plan.project_files = tuple(str(p) for p in [*cachekey.project_files(sources, ctx.import_roots), *inputs])
+    plan.inputs = tuple(nb.metadata.get("inputs") or ()) if not bad_inputs else ()
+    plan.record_seen = recorded.record_path(ctx.record_dir, docname).is_file()
     plan.project_digest = cachekey.files_digest(plan.project_files)
 
     if skipped:
@@ -201,7 +211,7 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     return plan
 
 
-def _inputs(value: object, srcdir: Path) -> tuple[list[Path], str]:
+def input_files(value: object, srcdir: Path) -> tuple[list[Path], str]:
     """Files named by the front matter's ``inputs:`` (globs from the source
     root): a notebook that reads them re-executes when they change."""
     if value is None:
@@ -245,13 +255,13 @@ def _matching_record(ctx: BuildContext, docname: str, source_hash: str,
     try:
         record = recorded.load(path)
     except ValueError as exc:
-        problems.append((1, str(exc), True))
+        problems.append((1, str(exc), "error"))
         return None
     if record is None:
         return None
     if record.source_hash != source_hash:
         problems.append((1, f"stale record {path}: made from source {record.source_hash}, the "
                             f"source is now {source_hash}; run `make record` on a machine that "
-                            f"meets the requirements", ctx.strict))
+                            f"meets the requirements", "stale"))
         return None
     return record

@@ -5,6 +5,7 @@ page, recorded notebooks (``make record``), and the strict check
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +15,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from . import recorded
-from .gating import PagePlan, read_notebook
+from .gating import PagePlan, input_files, read_notebook
 from .status import page_entry
 
 if TYPE_CHECKING:
@@ -83,26 +84,39 @@ def resolve_report(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
              removed: set[str]) -> list[str]:
-    """Re-read notebooks whose environment or imported project code changed,
-    and the report pages when any notebook is re-read."""
+    """Re-read notebooks whose environment, imported project code, `inputs:`
+    files or record changed, and the report pages when any notebook is re-read."""
     from .cachekey import environment_digest, files_digest
 
+    ctx = read_notebook.context
+    assert ctx is not None
     current = environment_digest(env.trtdocs_environment)
-    stale = [doc for doc, plan in env.trtdocs_pages.items()
-             if doc not in changed and doc not in removed
-             and (plan.environment_digest != current
-                  or files_digest(plan.project_files) != plan.project_digest)]
-    if stale or added or changed or removed:
-        stale.extend(d for d in env.trtdocs_report_docs if d not in changed and d not in removed)
-    return stale
+
+    def stale(doc: str, plan: PagePlan) -> bool:
+        inputs = input_files(list(plan.inputs), ctx.srcdir)[0] if plan.inputs else []
+        return (plan.environment_digest != current
+                or files_digest(plan.project_files) != plan.project_digest
+                or not {str(p) for p in inputs} <= set(plan.project_files)
+                or recorded.record_path(ctx.record_dir, doc).is_file() != plan.record_seen)
+
+    redo = [doc for doc, plan in env.trtdocs_pages.items()
+            if doc not in changed and doc not in removed and stale(doc, plan)]
+    if redo or added or changed or removed:
+        redo.extend(d for d in env.trtdocs_report_docs if d not in changed and d not in removed)
+    return redo
 
 
-def check_problems(app: Sphinx, env: BuildEnvironment) -> None:
-    """Report the gating's problems on every build, not only when a page is
-    read, and fail the build on errors (as sphinx.ext.doctest does)."""
+def check_problems(app: Sphinx, exc: Exception | None) -> None:
+    """Report the gating's problems on every build (build-finished runs even
+    when no page was re-read), and fail the build on errors, as
+    sphinx.ext.doctest does. Strictness comes from this build's settings."""
+    if exc is not None:
+        return
+    strict = bool(app.config.trtdocs_require_all or os.environ.get("CI"))
     failed = False
-    for doc, plan in sorted(env.trtdocs_pages.items()):
-        for line, message, is_error in plan.problems:
+    for doc, plan in sorted(app.env.trtdocs_pages.items()):
+        for line, message, kind in plan.problems:
+            is_error = kind == "error" or (kind == "stale" and strict)
             (logger.error if is_error else logger.warning)(
                 message, location=(doc, line), type="trtdocs", subtype="gating")
             failed |= is_error
@@ -125,16 +139,21 @@ def write_outputs(app: Sphinx, exc: Exception | None) -> None:
 
 def _record(app: Sphinx) -> None:
     """Write a record for each notebook with requirements that fully executed."""
+    from .downloads import executed_notebook
+
     ctx = read_notebook.context
     assert ctx is not None
-    execute_dir = Path(app.outdir).parent / "jupyter_execute"
     for doc, plan in sorted(app.env.trtdocs_pages.items()):
         if plan.status != "executed" or not (plan.requires or plan.cell_requires):
             continue
-        source = read_notebook_source(app, doc)
-        executed = nbformat.read(execute_dir / f"{doc}.ipynb", as_version=4)
+        executed = executed_notebook(app, doc, plan)
+        if executed is None:
+            logger.error("cannot record %s: the build wrote no executed notebook", doc,
+                         location=(doc, 1), type="trtdocs", subtype="record")
+            app.statuscode = 1
+            continue
         path = recorded.record_path(ctx.record_dir, doc)
-        recorded.write(path, source, executed, page_entry(app, doc, plan))
+        recorded.write(path, read_notebook_source(app, doc), executed, page_entry(app, doc, plan))
         logger.info("recorded %s -> %s", doc, path)
 
 
@@ -149,5 +168,5 @@ def setup(app: Sphinx) -> None:
     app.add_directive("build-report", BuildReport)
     app.connect("doctree-resolved", resolve_report)
     app.connect("env-get-outdated", outdated)
-    app.connect("env-check-consistency", check_problems)
+    app.connect("build-finished", check_problems)
     app.connect("build-finished", write_outputs)
