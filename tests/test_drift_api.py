@@ -9,7 +9,7 @@ import pytest
 
 from trtdocs.drift import api
 from trtdocs.drift.blocks import page_paths
-from trtdocs.drift.table import load_table
+from trtdocs.features import load as load_features
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -23,7 +23,7 @@ def index():
 
 @pytest.fixture(scope="module")
 def features():
-    return api.feature_resolver(load_table(FIXTURES / "drift-table" / "features.toml"))
+    return load_features(REAL_TABLE).requirement
 
 
 def test_nothing_is_imported(index):
@@ -73,9 +73,9 @@ def test_version_gate_accepts_a_pep508_requirement(index):
 
 
 def test_real_notebooks(index):
-    table = load_table(REAL_TABLE if REAL_TABLE.is_file() else FIXTURES / "drift-table" / "features.toml")
+    features = load_features(REAL_TABLE)
     notebooks = [p for p in page_paths(ROOT) if p.is_relative_to(ROOT / "notebooks")]
     assert notebooks
-    findings = api.check_notebooks(notebooks, index, root=ROOT, features=api.feature_resolver(table))
+    findings = api.check_notebooks(notebooks, index, root=ROOT, features=features.requirement)
     errors = [str(f.violation) for f in findings if not f.gated]
     assert errors == [], "\n".join(errors)

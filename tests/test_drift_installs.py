@@ -10,6 +10,8 @@ from packaging.utils import canonicalize_name
 from trtdocs.drift import installs
 from trtdocs.features import load as load_features
 from trtdocs.drift.blocks import page_paths
+import tomllib
+
 from trtdocs.drift.table import load_table, table_from_data
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,7 +26,8 @@ TABLE_SHAPES = [FIXTURE_TABLE, FIXTURES / "drift-table" / "features-install-shap
 
 @pytest.fixture(scope="module", params=TABLE_SHAPES, ids=["extras-shape", "install-shape"])
 def table(request):
-    return load_table(request.param)
+    # Synthetic tables in two shapes, to pin the rules down (not the real table's validation).
+    return table_from_data(tomllib.loads(request.param.read_text()), source=str(request.param))
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +111,7 @@ def test_a_broken_generated_command_is_caught(installed):
 
 def test_delegate_rule_follows_the_table():
     """Once the extra brings the delegate (feature since 2.14 here), the runtime is not needed."""
-    data = load_table(FIXTURE_TABLE)
+    data = table_from_data(tomllib.loads(FIXTURE_TABLE.read_text()))
     raw = {"documented": "2.14", "releases": {"2.14": {"status": "released", "version": "2.14.0",
                                                        "extras": ["executorch"],
                                                        "pins": {"torch-tensorrt": "2.14.0"}}},
@@ -120,8 +123,16 @@ def test_delegate_rule_follows_the_table():
 
 
 def test_real_pages():
-    table = load_table(REAL_TABLE if REAL_TABLE.is_file() else FIXTURE_TABLE)
+    table = load_table(REAL_TABLE)
     assert page_paths(ROOT), "no pages found"
     violations = installs.check_pages(ROOT, table, installs.Installed.from_metadata())
     assert violations == [], "\n".join(map(str, violations))
 
+
+
+def test_marks_before_a_cell_with_options_apply(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text('# Page\n\n% drift: export-only\n```{code-cell} ipython3\n:tags: [remove-output]\n'
+                    '%pip install "torch-tensorrt[executorch]==2.14.0"\n```\n')
+    (cmd,), problems = installs.find_commands(page, tmp_path)
+    assert problems == [] and cmd.export_only and cmd.line == 6

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from . import pypi
 from .run import DEFAULT_TABLE, GUARDS, run_guards
+from ..features import load as load_features
 from .table import load_table
 
 
@@ -23,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--network", action="store_true", help="check the documented release on PyPI")
     args = parser.parse_args(argv)
     table_path = args.table or args.root / DEFAULT_TABLE
-    report = run_guards(args.root, table_path=table_path, guards=args.guards or GUARDS)
+    report = run_guards(args.root, features=load_features(table_path), guards=args.guards or GUARDS)
     for note in report.notes:
         print(f"note: {note}")
     problems = [str(v) for v in report.violations]

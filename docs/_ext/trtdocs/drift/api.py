@@ -431,17 +431,3 @@ def check_notebooks(paths: Iterable[Path], index: ApiIndex, *, root: Path | None
         if path.read_text(encoding="utf-8").lstrip().startswith("---") and "jupytext" in path.read_text(encoding="utf-8")[:400]:
             out += check_notebook(path, index, root=root, features=features)
     return out
-
-
-def feature_resolver(table: object) -> FeatureResolver:
-    """Feature id -> ``torch_tensorrt>=<first release>`` from a :class:`.table.Table`."""
-    from .table import NIGHTLY
-
-    def resolve(feature_id: str) -> Requirement:
-        since = table.first_release_key(feature_id)  # type: ignore[attr-defined]
-        if since == NIGHTLY:
-            newest = max((r.version for r in table.releases.values() if r.version), key=Version)  # type: ignore[attr-defined]
-            return Requirement(f"torch_tensorrt>{newest}")
-        return Requirement(f"torch_tensorrt>={since}")
-
-    return resolve

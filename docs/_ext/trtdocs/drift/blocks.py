@@ -1,4 +1,9 @@
-"""Fenced blocks of MyST pages and text notebooks, with their line numbers."""
+"""Fenced blocks of MyST pages and text notebooks, with their line numbers.
+
+Blocks come from markdown-it-py's tokens (the parser MyST itself uses), with
+the front-matter and colon-fence plugins; a directive's body is parsed again
+for the blocks nested in it.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +12,21 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+import yaml
+from markdown_it import MarkdownIt
+from mdit_py_plugins.colon_fence import colon_fence_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
 # The pages the guards read, relative to the project root.
 PAGE_GLOBS: tuple[str, ...] = ("index.md", "docs/**/*.md", "notebooks/**/*.md")
 # Folders never read (recorded outputs, the extension's own files).
 EXCLUDED_PARTS = frozenset({"_recorded", "_ext", "_build"})
+# Directives whose body is code, not Markdown with more blocks in it.
+CODE_DIRECTIVES = frozenset({"code-cell", "code-block", "code"})
 
-_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$")
 _DIRECTIVE = re.compile(r"^\{(?P<name>[\w:-]+)\}\s*(?P<arg>.*)$")
+_OPTION = re.compile(r"^:(?P<key>[\w-]+):\s?(?P<value>.*)$")
+_PARSER = MarkdownIt("commonmark").use(front_matter_plugin).use(colon_fence_plugin)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -23,9 +36,10 @@ class Block:
     path: Path  # the page
     kind: str  # "fence" for ```lang, else the directive name ("code-cell", "code-block")
     language: str  # the fence's language or the directive's argument, lower case
+    fence_line: int  # 1-based page line of the opening fence
     first_line: int  # 1-based page line of the block's first content line
     lines: tuple[str, ...]  # content, without directive option lines
-    options: dict[str, str]  # directive options (":key: value" lines)
+    options: dict[str, str]  # directive options (":key: value" lines or a YAML block)
 
     @property
     def text(self) -> str:
@@ -42,44 +56,39 @@ def page_paths(root: Path, globs: Iterable[str] = PAGE_GLOBS) -> list[Path]:
 
 
 def iter_blocks(path: Path, text: str | None = None) -> Iterator[Block]:
-    """Every fenced block of a page, nested ones included (top level first)."""
-    lines = (path.read_text(encoding="utf-8") if text is None else text).splitlines()
-    yield from _scan(path, lines, 0)
+    """Every fenced block of a page, nested ones included (outer first)."""
+    yield from _scan(path, path.read_text(encoding="utf-8") if text is None else text, 0)
 
 
-def _scan(path: Path, lines: list[str], offset: int) -> Iterator[Block]:
-    i = 0
-    while i < len(lines):
-        m = _FENCE.match(lines[i])
-        if not m:
-            i += 1
+def _scan(path: Path, text: str, offset: int) -> Iterator[Block]:
+    for token in _PARSER.parse(text):
+        if token.type not in ("fence", "colon_fence") or token.map is None:
             continue
-        fence, info = m["fence"], m["info"].strip()
-        close = re.compile(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
-        j = i + 1
-        while j < len(lines) and not close.match(lines[j]):
-            j += 1
-        body = lines[i + 1:j]
-        d = _DIRECTIVE.match(info)
-        kind, language = ("fence", info.split()[0].lower() if info else "")
-        if d:
-            kind, language = d["name"], d["arg"].strip().lower()
-        start = i + 1  # index in `lines` of the first body line
-        options: dict[str, str] = {}
-        if d:
-            k = 0
-            if body[:1] == ["---"]:  # YAML option block
-                end = body.index("---", 1) if "---" in body[1:] else 0
-                for opt in body[1:end]:
-                    key, _, value = opt.partition(":")
-                    options[key.strip()] = value.strip()
-                k = end + 1
-            while k < len(body) and re.match(r"^:[\w-]+:", body[k]):
-                key, _, value = body[k][1:].partition(":")
-                options[key.strip()] = value.strip()
-                k += 1
-            body, start = body[k:], start + k
-        yield Block(path, kind, language, offset + start + 1, tuple(body), options)
-        if d and kind not in ("code-cell", "code-block", "code"):
-            yield from _scan(path, list(body), offset + start)
-        i = j + 1
+        fence = offset + token.map[0]  # 0-based page line of the opening fence
+        info = token.info.strip()
+        body = token.content.splitlines()
+        directive = _DIRECTIVE.match(info)
+        if directive is None:
+            yield Block(path, "fence", info.split()[0].lower() if info else "", fence + 1, fence + 2,
+                        tuple(body), {})
+            continue
+        options, skip = _options(body)
+        kind = directive["name"]
+        yield Block(path, kind, directive["arg"].strip().lower(), fence + 1, fence + 2 + skip,
+                    tuple(body[skip:]), options)
+        if kind not in CODE_DIRECTIVES:
+            yield from _scan(path, "\n".join(body[skip:]) + "\n", fence + 1 + skip)
+
+
+def _options(body: list[str]) -> tuple[dict[str, str], int]:
+    """A directive's options, and how many body lines they take."""
+    if body[:1] == ["---"] and "---" in body[1:]:
+        end = body.index("---", 1)
+        data = yaml.safe_load("\n".join(body[1:end])) or {}
+        return {str(k): str(v) for k, v in data.items()}, end + 1
+    options: dict[str, str] = {}
+    n = 0
+    while n < len(body) and (m := _OPTION.match(body[n])):
+        options[m["key"]] = m["value"].strip()
+        n += 1
+    return options, n

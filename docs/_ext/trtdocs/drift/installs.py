@@ -147,8 +147,8 @@ def find_commands(path: Path, root: Path | None = None, text: str | None = None)
         cell = block.kind == "code-cell"
         if not (shell or cell):
             continue
-        # the page line before the fence (first_line - 1 is the fence, 1-based)
-        before = page[block.first_line - 3] if block.first_line >= 3 else ""
+        # the page line before the fence, where a "% drift: ..." MyST comment goes
+        before = page[block.fence_line - 2] if block.fence_line >= 2 else ""
         before = before if before.lstrip().startswith("%") else ""
         for line, text_, above in _logical_lines(block.lines, block.first_line):
             stripped = text_.strip()

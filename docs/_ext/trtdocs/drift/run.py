@@ -9,7 +9,9 @@ from pathlib import Path
 
 from . import Violation, api, cpp, installs
 from .blocks import page_paths
-from .table import Table, load_table
+from ..features import FeaturesTable
+from ..features import load as load_features
+from .table import table_from_features
 
 GUARDS = ("installs", "api", "cpp")  # the offline guards; the PyPI check runs in tests/CLI only
 DEFAULT_TABLE = "docs/features.toml"
@@ -23,15 +25,18 @@ class Report:
     notes: tuple[str, ...]  # not errors: gated API findings, C++ blocks not compiled and why
 
 
-def run_guards(root: Path, *, table: Table | None = None, table_path: Path | None = None,
+def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path: Path | None = None,
                guards: Iterable[str] = GUARDS, index: api.ApiIndex | None = None) -> Report:
+    """Run ``guards`` over the pages under ``root``, against ``features`` (or the
+    table at ``table_path``, by default the project's)."""
     root = root.resolve()
     guards = tuple(guards)
     if unknown := set(guards) - set(GUARDS):
         raise ValueError(f"unknown guard(s) {sorted(unknown)}; known: {', '.join(GUARDS)}")
-    if table is None:
+    if features is None:
         path = table_path or root / DEFAULT_TABLE
-        table = load_table(path) if path.is_file() else None
+        features = load_features(path) if path.is_file() else None
+    table = table_from_features(features) if features is not None else None
     violations: list[Violation] = []
     notes: list[str] = []
     if "installs" in guards:
@@ -44,9 +49,9 @@ def run_guards(root: Path, *, table: Table | None = None, table_path: Path | Non
                       for p in installs.check_table_against_installed(table, installed)]
     if "api" in guards:
         index = index or api.ApiIndex.load()
-        features = api.feature_resolver(table) if table is not None else None
+        resolver = features.requirement if features is not None else None
         notebooks = [p for p in page_paths(root) if p.is_relative_to(root / "notebooks")]
-        for finding in api.check_notebooks(notebooks, index, root=root, features=features):
+        for finding in api.check_notebooks(notebooks, index, root=root, features=resolver):
             if finding.gated:
                 notes.append(f"{finding.violation} (cell gated on a newer release)")
             else:

@@ -43,15 +43,17 @@ Without ``extras``, a release's extras are those its install packages name.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
+
+if TYPE_CHECKING:
+    from ..features import FeaturesTable
 
 NIGHTLY = "nightly"
 STATUSES = frozenset({"released", "described", "nightly"})
@@ -139,13 +141,29 @@ def release_order(key: str) -> tuple[int, ...]:
     return Version(key).release
 
 
-def load_table(path: Path) -> Table:
-    with path.open("rb") as f:
-        return table_from_data(tomllib.load(f), source=str(path))
+def load_table(path: Path, documented: str | None = None) -> Table:
+    """The guards' view of ``path``, validated by trtdocs.features first."""
+    from ..features import load
+
+    return table_from_features(load(path, documented))
+
+
+def table_from_features(table: FeaturesTable) -> Table:
+    """The guards' view of a validated features table (its documented release included)."""
+    return table_from_data({
+        "documented": table.documented,
+        "releases": {r.key: {"status": r.status, "version": r.version, "pins": dict(r.pins),
+                             "install": {"index_url": r.install.index_url,
+                                         "extra_index_urls": list(r.install.extra_index_urls),
+                                         "pre": r.install.pre, "packages": list(r.install.packages)}}
+                     for r in table.releases},
+        "features": [{"id": f.id, "since": f.since} for f in table.features],
+    }, source=str(table.path))
 
 
 def table_from_data(data: Mapping[str, Any], *, source: str = "features table") -> Table:
-    """Build a :class:`Table` from parsed TOML (the adapter the lead reconciles)."""
+    """Build a :class:`Table` from parsed data: a features table's, or a small
+    synthetic one (the rule tests)."""
     try:
         documented = str(data["documented"])
         raw_releases = data["releases"]
