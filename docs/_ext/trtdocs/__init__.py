@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 READER = "trtdocs.gating.read_notebook"
+ENV_VERSION = 2
 
 
 class PageCollector(EnvironmentCollector):
@@ -97,4 +98,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     downloads.setup(app)
     releases.setup(app)
     benchresults.setup(app)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    # env_version: bump when what the env keeps changes shape (PagePlan and
+    # friends), so Sphinx discards an environment pickled by older code.
+    return {"version": "1.0", "env_version": ENV_VERSION,
+            "parallel_read_safe": True, "parallel_write_safe": True}
