@@ -9,10 +9,8 @@ import pytest
 from trtdocs.drift import installs, pypi
 from trtdocs.drift.table import load_table, table_from_data
 from trtdocs.features import load as load_features
-from trtdocs.features import load as load_features
 
 ROOT = Path(__file__).resolve().parents[1]
-FIXTURE_TABLE = Path(__file__).parent / "fixtures" / "drift-table" / "features.toml"
 REAL_TABLE = ROOT / "docs" / "features.toml"
 
 pytestmark = pytest.mark.network

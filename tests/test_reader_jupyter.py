@@ -4,7 +4,6 @@ outputs the site build published; and `make lab` opening them as notebooks."""
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import re

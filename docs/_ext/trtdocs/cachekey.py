@@ -22,6 +22,7 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from .dataflow import python_source
 from .environment import Environment
 
 
@@ -66,7 +67,7 @@ def project_files(sources: Iterable[str], roots: Sequence[Path]) -> list[Path]:
     module of that package, which errs on the side of re-executing.
     """
     found: dict[Path, None] = {}
-    pending = [m for s in sources for m in _imported_modules(_python_only(s))]
+    pending = [m for s in sources for m in _imported_modules(python_source(s))]
     seen: set[str] = set()
     while pending:
         name = pending.pop()
@@ -86,11 +87,6 @@ def project_files(sources: Iterable[str], roots: Sequence[Path]) -> list[Path]:
                 for p in package_dir.glob("*.py") if p.stem != "__init__"
             )
     return sorted(found)
-
-
-def _python_only(source: str) -> str:
-    """Drop IPython lines (magics, shell escapes) so the rest parses."""
-    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
 
 
 def files_digest(paths: Iterable[str | Path]) -> str:

@@ -26,13 +26,18 @@ class CellNames:
     reads: frozenset[str]  # names read before the cell binds them
 
 
+def python_source(source: str) -> str:
+    """A cell's source as the kernel runs it: IPython syntax translated to Python."""
+    return _TRANSFORMER.transform_cell(source)
+
+
 def cell_names(source: str) -> CellNames | None:
     """Names of one cell, or None when the cell is not valid Python.
 
     IPython syntax (magics, ``!cmd``) is translated first, as the kernel does.
     """
     try:
-        tree = ast.parse(_TRANSFORMER.transform_cell(source))
+        tree = ast.parse(python_source(source))
     except SyntaxError:
         return None
     defines: set[str] = set()

@@ -37,7 +37,7 @@ from packaging.version import Version
 
 from . import Violation
 from .blocks import PAGE_GLOBS, iter_blocks, page_paths
-from .table import RUNTIME, TORCH_TENSORRT, Release, Table, TableError, normalize_url
+from .table import RUNTIME, TORCH_TENSORRT, Release, Table, normalize_url
 
 # Rule id -> what it requires. Violations carry the id.
 RULES: Mapping[str, str] = MappingProxyType({
