@@ -99,22 +99,23 @@ def executed_notebook(app: Sphinx, docname: str, plan: PagePlan) -> nbformat.Not
     return nb
 
 
-def write(app: Sphinx, exception: Exception | None) -> None:
-    """At build-finished: write every notebook page's downloads next to its HTML."""
-    if exception is not None or app.builder.format != "html":
+def write(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object) -> None:
+    """At html-page-context, for each notebook page Sphinx writes: its downloads,
+    next to its HTML (a page that is not rewritten keeps the ones it has)."""
+    plan = app.env.trtdocs_pages.get(pagename)
+    if plan is None or app.builder.format != "html":
         return
-    for docname, plan in sorted(app.env.trtdocs_pages.items()):
-        out = Path(app.outdir, docname)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        nb = executed_notebook(app, docname, plan)
-        if nb is None:
-            logger.warning(f"{docname}: myst-nb wrote no notebook to {app.env.mystnb_config.output_folder}",
-                           location=docname, type="trtdocs", subtype="downloads")
-            continue
-        nbformat.write(for_jupyter(nb, plan.status), out.with_name(out.name + ".ipynb"))
-        shutil.copyfile(Path(app.srcdir, app.env.doc2path(docname, base=False)),
-                        out.with_name(out.name + ".md"))
+    out = Path(app.outdir, pagename)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    nb = executed_notebook(app, pagename, plan)
+    if nb is None:
+        logger.warning(f"{pagename}: myst-nb wrote no notebook to {app.env.mystnb_config.output_folder}",
+                       location=pagename, type="trtdocs", subtype="downloads")
+        return
+    nbformat.write(for_jupyter(nb, plan.status), out.with_name(out.name + ".ipynb"))
+    shutil.copyfile(Path(app.srcdir, app.env.doc2path(pagename, base=False)),
+                    out.with_name(out.name + ".md"))
 
 
 def setup(app: Sphinx) -> None:
-    app.connect("build-finished", write)
+    app.connect("html-page-context", write)

@@ -1,5 +1,7 @@
 """The drift guards in the build: each violation is a Sphinx warning with the
-page and line (``-W`` turns it into a failure); notes go to the log.
+page and line, reported when the build finishes (``-W`` turns it into a
+failure); notes go to the log. The guards run in a thread while the pages are
+read.
 
 The guards read every page and load the packages with griffe (a few seconds),
 so the report is cached in ``<outdir>/../trtdocs/drift.json`` under a key of
@@ -15,6 +17,7 @@ import hashlib
 import json
 import os
 import shutil
+from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,20 +67,47 @@ def _cached(cache: Path, key: str) -> Report | None:
     return None
 
 
-def _run(app: Sphinx) -> None:
+# Guards running while the build reads (and executes) the pages, by app; a
+# Future cannot live in the pickled environment.
+_RUNNING: dict[int, Future[Report]] = {}
+
+
+def _start(app: Sphinx) -> None:
+    """At builder-inited: reuse the cached report, or start the guards in a
+    thread; loading the packages with griffe takes seconds, which overlap with
+    notebook execution (the kernels run in other processes)."""
     if not app.config.trtdocs_drift:
         return
     root = Path(app.srcdir)
     features: FeaturesTable = app.trtdocs_features  # validated at config-inited
     cache = Path(app.outdir).parent / "trtdocs" / "drift.json"
     key = _cache_key(root, features)
-    report = _cached(cache, key)
-    if report is None:
-        report = run_guards(root, features=features, guards=GUARDS)
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_text(json.dumps({"key": key, "notes": list(report.notes), "violations": [
-            {f: getattr(v, f) for f in ("path", "line", "rule", "message", "cell")} for v in report.violations
-        ]}, indent=1), encoding="utf-8")
+    future: Future[Report] = Future()
+    if (report := _cached(cache, key)) is not None:
+        future.set_result(report)
+    else:
+        future = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trtdocs-drift").submit(
+            _run_and_cache, root, features, cache, key)
+    _RUNNING[id(app)] = future
+
+
+def _run_and_cache(root: Path, features: FeaturesTable, cache: Path, key: str) -> Report:
+    report = run_guards(root, features=features, guards=GUARDS)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text(json.dumps({"key": key, "notes": list(report.notes), "violations": [
+        {f: getattr(v, f) for f in ("path", "line", "rule", "message", "cell")} for v in report.violations
+    ]}, indent=1), encoding="utf-8")
+    return report
+
+
+def _report(app: Sphinx, exc: Exception | None) -> None:
+    """At build-finished: every violation is a warning with its page and line."""
+    future = _RUNNING.pop(id(app), None)
+    if future is None or exc is not None:
+        return
+    root = Path(app.srcdir)
+    features: FeaturesTable = app.trtdocs_features
+    report = future.result()
     # The commands {install-command} prints, by the same rules.
     commands = {r.key: features.install_command(r.key) for r in features.releases}
     report = Report(report.violations + tuple(installs.check_generated(
@@ -96,5 +126,6 @@ def _run(app: Sphinx) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("trtdocs_drift", True, "", types=(bool,))
-    app.connect("builder-inited", _run, priority=900)
+    app.connect("builder-inited", _start, priority=900)
+    app.connect("build-finished", _report)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
