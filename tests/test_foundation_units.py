@@ -199,11 +199,14 @@ def test_record_round_trip(tmp_path: Path) -> None:
 
 
 def test_provenance_entry_and_needs_wording() -> None:
-    skipped = [SkippedCell(2, 10, ("tensorrt",), "needs TensorRT: no")]
+    skipped = [SkippedCell(2, 10, ("tensorrt",), "needs TensorRT: no", ("needs TensorRT: no",)),
+               SkippedCell(3, 12, ("cuda", "tensorrt"), "needs a GPU: no; needs TensorRT: no",
+                           ("needs a GPU: no", "needs TensorRT: no"))]
     plan = PagePlan(("cuda",), ("tensorrt",), 3, skipped)
+    assert plan.reason == "needs TensorRT: no; needs a GPU: no"  # each requirement once
     entry = provenance(plan, _env(), {"mtime": 0.0, "runtime": 1.234})
     assert entry["status"] == "partly executed"
     assert entry["duration_s"] == 1.23 and entry["executed_at"] == "1970-01-01T00:00:00+00:00"
-    assert entry["cells_not_executed"] == [{"cell": 2, "line": 10, "reason": "needs TensorRT: no"}]
+    assert entry["cells_not_executed"][0] == {"cell": 2, "line": 10, "reason": "needs TensorRT: no"}
     assert needs_text(plan).startswith("Needs a CUDA GPU, Torch-TensorRT with TensorRT")
     assert needs_text(PagePlan((), (), 1, [])) == "Runs on a CPU."

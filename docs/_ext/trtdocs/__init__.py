@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 READER = "trtdocs.gating.read_notebook"
-ENV_VERSION = 2
+ENV_VERSION = 3
 
 
 class PageCollector(EnvironmentCollector):

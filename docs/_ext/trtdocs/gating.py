@@ -36,7 +36,8 @@ class SkippedCell:
     number: int  # 1-based among code cells
     line: int  # first line of the cell in the source
     needs: tuple[str, ...]  # the unmet requirements, or () for a dependency
-    reason: str
+    reason: str  # the whole reason, as the cell's mark shows it
+    reasons: tuple[str, ...] = ()  # one "needs X: found Y" per unmet requirement
 
 
 @dataclasses.dataclass(slots=True)
@@ -76,7 +77,8 @@ class PagePlan:
 
     @property
     def reason(self) -> str:
-        return "; ".join(dict.fromkeys(s.reason for s in self.skipped if s.needs)) if self.skipped else ""
+        """Each unmet requirement once, with what the probe found."""
+        return "; ".join(dict.fromkeys(r for s in self.skipped for r in s.reasons))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -155,8 +157,9 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
         names = cell_names(cell.source)
         missing = page_unmet + cell_invalid + unmet(cell_reqs)
         if missing:
-            reason = "; ".join(f"needs {u.needs}: {u.reason}" for u in missing)
-            skipped.append(SkippedCell(number, line, tuple(u.requirement for u in missing), reason))
+            reasons = tuple(dict.fromkeys(f"needs {u.needs}: {u.reason}" for u in missing))
+            skipped.append(SkippedCell(number, line, tuple(u.requirement for u in missing),
+                                       "; ".join(reasons), reasons))
         elif names is not None and names.reads & tainted.keys():
             name = sorted(names.reads & tainted.keys())[0]
             reason = f"reads `{name}`, which the cell at line {tainted[name]} defines and which did not run"
