@@ -7,11 +7,12 @@ Prints every violation as ``file:line: [rule] message`` and exits 1 if any.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 from . import pypi
-from .run import DEFAULT_TABLE, GUARDS, run_guards
+from .run import DEFAULT_TABLE, GUARDS, report_to_json, run_guards
 from ..features import load as load_features
 from .table import load_table
 
@@ -21,10 +22,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("guards", nargs="*", metavar="GUARD", help=f"any of {', '.join(GUARDS)} (default: all)")
     parser.add_argument("--root", type=Path, default=Path.cwd())
     parser.add_argument("--table", type=Path, default=None)
+    parser.add_argument("--documented", default=None, help="check against this release, not the table's")
     parser.add_argument("--network", action="store_true", help="check the documented release on PyPI")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON (what the build reads)")
     args = parser.parse_args(argv)
     table_path = args.table or args.root / DEFAULT_TABLE
-    report = run_guards(args.root, features=load_features(table_path), guards=args.guards or GUARDS)
+    report = run_guards(args.root, features=load_features(table_path, args.documented),
+                        guards=args.guards or GUARDS)
+    if args.json:
+        print(json.dumps(report_to_json(report)))
+        return 1 if report.violations else 0
     for note in report.notes:
         print(f"note: {note}")
     problems = [str(v) for v in report.violations]

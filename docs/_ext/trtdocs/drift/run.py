@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from . import Violation, api, cpp, installs
 from .blocks import page_paths
@@ -23,6 +24,18 @@ class Report:
 
     violations: tuple[Violation, ...]  # errors: the build warns (fails under -W), tests fail
     notes: tuple[str, ...]  # not errors: gated API findings, C++ blocks not compiled and why
+
+
+_VIOLATION_FIELDS = ("path", "line", "rule", "message", "cell")
+
+
+def report_to_json(report: Report) -> dict[str, Any]:
+    return {"notes": list(report.notes),
+            "violations": [{f: getattr(v, f) for f in _VIOLATION_FIELDS} for v in report.violations]}
+
+
+def report_from_json(data: dict[str, Any]) -> Report:
+    return Report(tuple(Violation(**v) for v in data["violations"]), tuple(data["notes"]))
 
 
 def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path: Path | None = None,

@@ -1,7 +1,7 @@
 """The drift guards in the build: each violation is a Sphinx warning with the
 page and line, reported when the build finishes (``-W`` turns it into a
-failure); notes go to the log. The guards run in a thread while the pages are
-read.
+failure); notes go to the log. The guards run in a child process while the
+pages are read.
 
 The guards read every page and load the packages with griffe (a few seconds),
 so the report is cached in ``<outdir>/../trtdocs/drift.json`` under a key of
@@ -13,20 +13,23 @@ features table trtdocs.features validated (``trtdocs_features_file``).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
 import shutil
-from concurrent.futures import Future, ThreadPoolExecutor
+import subprocess
+import sys
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
-from . import Violation, installs
+from . import installs
 from .blocks import page_paths
-from .run import GUARDS, Report, run_guards
+from .run import Report, report_from_json
 from .table import table_from_features
 
 if TYPE_CHECKING:
@@ -61,53 +64,69 @@ def _cached(cache: Path, key: str) -> Report | None:
     try:
         data = json.loads(cache.read_text(encoding="utf-8"))
         if data.get("key") == key:
-            return Report(tuple(Violation(**v) for v in data["violations"]), tuple(data["notes"]))
+            return report_from_json(data)
     except (OSError, ValueError, TypeError, KeyError):
         pass  # missing or unreadable: run the guards again
     return None
 
 
-# Guards running while the build reads (and executes) the pages, by app; a
-# Future cannot live in the pickled environment.
-_RUNNING: dict[int, Future[Report]] = {}
+@dataclasses.dataclass(slots=True)
+class _Run:
+    """The guards of one build: a cached report, or a child process running them."""
+
+    cache: Path  # <outdir>/../trtdocs/drift.json
+    key: str  # _cache_key of this build
+    report: Report | None = None  # from the cache
+    process: subprocess.Popen[str] | None = None  # python -m trtdocs.drift --json
+
+    def result(self) -> Report:
+        if self.report is not None:
+            return self.report
+        assert self.process is not None
+        out, err = self.process.communicate()
+        if self.process.returncode not in (0, 1) or not out.strip():
+            raise ExtensionError(f"the drift guards failed (exit {self.process.returncode}):\n{err}")
+        data = json.loads(out.strip().splitlines()[-1])
+        self.cache.parent.mkdir(parents=True, exist_ok=True)
+        self.cache.write_text(json.dumps({"key": self.key, **data}, indent=1), encoding="utf-8")
+        return report_from_json(data)
+
+
+# The guards of each running build, by app: a process handle cannot live in the
+# pickled environment.
+_RUNNING: dict[int, _Run] = {}
 
 
 def _start(app: Sphinx) -> None:
-    """At builder-inited: reuse the cached report, or start the guards in a
-    thread; loading the packages with griffe takes seconds, which overlap with
-    notebook execution (the kernels run in other processes)."""
+    """At builder-inited: reuse the cached report, or start the guards in a child
+    process. Loading the packages with griffe takes seconds, which overlap with
+    reading the pages; a process, because CPython 3.11's ast module is not safe
+    to use from two threads at once."""
     if not app.config.trtdocs_drift:
         return
     root = Path(app.srcdir)
     features: FeaturesTable = app.trtdocs_features  # validated at config-inited
-    cache = Path(app.outdir).parent / "trtdocs" / "drift.json"
-    key = _cache_key(root, features)
-    future: Future[Report] = Future()
-    if (report := _cached(cache, key)) is not None:
-        future.set_result(report)
-    else:
-        future = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trtdocs-drift").submit(
-            _run_and_cache, root, features, cache, key)
-    _RUNNING[id(app)] = future
-
-
-def _run_and_cache(root: Path, features: FeaturesTable, cache: Path, key: str) -> Report:
-    report = run_guards(root, features=features, guards=GUARDS)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    cache.write_text(json.dumps({"key": key, "notes": list(report.notes), "violations": [
-        {f: getattr(v, f) for f in ("path", "line", "rule", "message", "cell")} for v in report.violations
-    ]}, indent=1), encoding="utf-8")
-    return report
+    run = _Run(Path(app.outdir).parent / "trtdocs" / "drift.json", _cache_key(root, features))
+    run.report = _cached(run.cache, run.key)
+    if run.report is None:
+        package_root = Path(__file__).resolve().parents[2]  # docs/_ext
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            filter(None, [str(package_root), os.environ.get("PYTHONPATH")])))
+        run.process = subprocess.Popen(
+            [sys.executable, "-m", "trtdocs.drift", "--json", "--root", str(root),
+             "--table", str(features.path), "--documented", features.documented],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    _RUNNING[id(app)] = run
 
 
 def _report(app: Sphinx, exc: Exception | None) -> None:
     """At build-finished: every violation is a warning with its page and line."""
-    future = _RUNNING.pop(id(app), None)
-    if future is None or exc is not None:
+    run = _RUNNING.pop(id(app), None)
+    if run is None or exc is not None:
         return
     root = Path(app.srcdir)
     features: FeaturesTable = app.trtdocs_features
-    report = future.result()
+    report = run.result()
     # The commands {install-command} prints, by the same rules.
     commands = {r.key: features.install_command(r.key) for r in features.releases}
     report = Report(report.violations + tuple(installs.check_generated(
