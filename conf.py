@@ -48,7 +48,7 @@ nb_execution_raise_on_error = True  # a failing cell fails the build and names t
 nb_execution_allow_errors = False  # expected errors only through the raises-exception tag
 nb_execution_timeout = 600  # seconds per cell; the ExecuTorch lowering cells take a few
 nb_execution_show_tb = True
-nb_merge_streams = True
+nb_merge_streams = False  # trtdocs.streams joins stream pieces as Jupyter does
 nb_render_markdown_format = "myst"  # tables printed with IPython.display.Markdown
 nb_ipywidgets_js = {}  # nothing is fetched from a CDN at view time
 

@@ -10,6 +10,7 @@ One module per concern:
 * :mod:`.cachekey`: the environment-keyed execution cache key;
 * :mod:`.recorded`: outputs recorded on a machine that could run them;
 * :mod:`.status`: the page banner and the cell marks;
+* :mod:`.streams`: stream outputs joined as Jupyter joins them;
 * :mod:`.provenance`: provenance.json, the build report, records, strict mode;
 * :mod:`.downloads`: each notebook page's .ipynb and .md downloads;
 * :mod:`.releases`: the sidebar's release switcher, from docs/features.toml.
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from . import benchresults, downloads, features, provenance, releases, status
+from . import benchresults, downloads, features, provenance, releases, status, streams
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
 
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 READER = "trtdocs.gating.read_notebook"
-ENV_VERSION = 3
+ENV_VERSION = 4
 
 
 class PageCollector(EnvironmentCollector):
@@ -98,6 +99,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     downloads.setup(app)
     releases.setup(app)
     benchresults.setup(app)
+    streams.setup(app)
     # env_version: bump when what the env keeps changes shape (PagePlan and
     # friends), so Sphinx discards an environment pickled by older code.
     return {"version": "1.0", "env_version": ENV_VERSION,
