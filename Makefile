@@ -6,13 +6,14 @@
 #   make record      record executed notebooks into notebooks/_recorded/
 #   make lab         open the notebooks in JupyterLab (LAB_OPTS: more jupyter lab options)
 #   make browser     install Debian's chromium for the browser tests (make test does)
+#   make graphviz    install Debian's graphviz, which draws the diagrams (make html does)
 #
 # The venv (torch, executorch: about 6 GB) lives outside the clone, keyed by a
 # hash of the requirements files and the Python version, so clean clones and CI
 # on the same machine reuse it.
 
 PYTHON      ?= python3
-REQ_FILES   := requirements-docs.txt requirements-execute.txt requirements-trt-nodeps.txt requirements-test.txt
+REQ_FILES   := requirements-docs.txt requirements-execute.txt requirements-trt-nodeps.txt requirements-test.txt requirements-cxx.txt
 VENV_ROOT   ?= $(HOME)/.cache/trtdocs/venvs
 VENV_KEY    := $(shell cat $(REQ_FILES) | { cat; $(PYTHON) -c 'import sys; print(sys.version)'; } | sha256sum | cut -c1-16)
 VENV        ?= $(VENV_ROOT)/$(VENV_KEY)
@@ -26,7 +27,7 @@ SPHINXBUILD  = $(BIN)/sphinx-build -W -n --keep-going -T -d $(BUILDDIR)/doctrees
 
 export REQUIRE_ALL
 
-.PHONY: html test venv record lab clean _venv-create print-venv browser
+.PHONY: html test venv record lab clean _venv-create print-venv browser graphviz
 
 print-venv:
 	@echo $(VENV)
@@ -46,12 +47,13 @@ _venv-create:
 	  $(PYTHON) -m venv "$(VENV)" && \
 	  $(BIN)/pip install --quiet -r requirements-execute.txt -r requirements-docs.txt -r requirements-test.txt && \
 	  $(BIN)/pip install --quiet --no-deps -r requirements-trt-nodeps.txt && \
+	  $(BIN)/pip install --quiet --no-deps --target "$(VENV)/cxx" -r requirements-cxx.txt && \
 	  touch "$(VENV_STAMP)"; fi
 
-html: $(VENV_STAMP)
+html: $(VENV_STAMP) graphviz
 	$(SPHINXBUILD) -b html . $(BUILDDIR)/html
 
-test: $(VENV_STAMP) browser
+test: $(VENV_STAMP) browser graphviz
 	$(BIN)/python -m pytest
 
 # The browser tests drive Debian's chromium (never `playwright install`).
@@ -61,7 +63,13 @@ browser:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
 	  apt-get install -y --no-install-recommends chromium chromium-driver; }
 
-record: $(VENV_STAMP)
+# sphinx.ext.graphviz renders the diagrams at build time with Debian's dot.
+DOT ?= /usr/bin/dot
+graphviz:
+	@test -x $(DOT) || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y --no-install-recommends graphviz; }
+
+record: $(VENV_STAMP) graphviz
 	TRTDOCS_RECORD=1 $(SPHINXBUILD) -b html . $(BUILDDIR)/html
 
 # The kernel imports the guide's extension (trtdocs), as it does in the build.
