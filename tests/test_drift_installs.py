@@ -87,10 +87,69 @@ def test_every_rule_is_documented():
 
 @pytest.mark.parametrize("key", ["2.14", "2.15", "nightly"])
 def test_generated_commands_pass_the_checks(installed, key):
-    """The commands {install-command} prints, from the real table, by the real rules."""
-    command = load_features(REAL_TABLE).install_command(key)
-    assert command.startswith("pip install ")
-    assert installs.check_generated({key: command}, load_table(REAL_TABLE), installed) == []
+    """The commands {install-command} prints, from the real table, by the real rules:
+    pip and uv, Linux and (where the release has it) Windows."""
+    commands = load_features(REAL_TABLE).install_commands(key)
+    assert {"pip linux", "uv linux"} <= set(commands)
+    for variant, command in commands.items():
+        assert command.startswith("pip install " if variant.startswith("pip") else "uv pip install ")
+        assert installs.check_generated({key: command}, load_table(REAL_TABLE), installed) == [], variant
+
+
+def test_generated_windows_and_uv_commands():
+    features = load_features(REAL_TABLE)
+    assert "pip windows" not in features.install_commands("2.14")  # 2.14 has no Windows delegate
+    (win,), _ = installs.parse_command(features.install_command("2.15", "pip", "windows"), "generated", 1)
+    assert win.index_urls[0] == "https://download.pytorch.org/whl/cu132"
+    (uv,), _ = installs.parse_command(features.install_command("nightly", "uv"), "generated", 1)
+    assert (uv.tool, uv.pre, uv.index_strategy) == ("uv", True, "unsafe-best-match")
+    (uv_win,), _ = installs.parse_command(features.install_command("nightly", "uv", "windows"), "generated", 1)
+    assert "https://download.pytorch.org/whl/nightly/cpu" in uv_win.index_urls
+    with pytest.raises(ValueError, match="no install command"):
+        features.install_command("2.15", "conda")
+
+
+@pytest.mark.parametrize(("command", "rule"), [
+    # uv reads --extra-index-url first and stops at the first index with the package
+    ('uv pip install --prerelease=allow "torch_tensorrt[executorch]" '
+     "--index-url https://download.pytorch.org/whl/nightly/cu132 --extra-index-url https://pypi.org/simple",
+     "uv-index-strategy"),
+    ('uv pip install --index-strategy unsafe-best-match "torch_tensorrt[executorch]" '
+     "--index-url https://download.pytorch.org/whl/nightly/cu132 --extra-index-url https://pypi.org/simple",
+     "nightly-pre"),
+    # a user upgrading ExecuTorch on a 2.14 stack
+    ("pip install -U executorch", "pin-upgrade"),
+    ("uv pip install --upgrade executorch", "pin-upgrade"),
+    ('pip install "executorch==1.5.1"', "pin-agrees"),
+])
+def test_uv_and_pairing_cases(command, rule):
+    (cmd,), problems = installs.parse_command(command, "x.md", 1)
+    assert problems == []
+    assert [v.rule for v in installs.check_command(cmd, load_table(REAL_TABLE))] == [rule]
+
+
+def test_an_upgrade_inside_the_pin_passes():
+    (cmd,), _ = installs.parse_command('pip install -U "executorch==1.4.1"', "x.md", 1)
+    assert installs.check_command(cmd, load_table(REAL_TABLE)) == []
+
+
+def test_installed_metadata_refuses_executorch_1_5():
+    """What the pin-upgrade rule protects, in the installed wheels' own metadata."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    def executorch_requirement(dist: str, extra: str | None = None) -> Requirement:
+        for text in metadata.requires(dist) or []:
+            req = Requirement(text)
+            if req.name == "executorch" and (extra is None or req.marker and req.marker.evaluate({"extra": extra})):
+                return req
+        raise AssertionError(f"{dist} does not require executorch")
+
+    extra = executorch_requirement("torch_tensorrt", "executorch")
+    runtime = executorch_requirement("torch-tensorrt-executorch-runtime")
+    assert extra.specifier.contains("1.4.1") and runtime.specifier.contains("1.4.1")
+    assert not extra.specifier.contains("1.5.1") and not runtime.specifier.contains("1.5.1")
 
 
 def test_generated_documented_command_brings_the_delegate():

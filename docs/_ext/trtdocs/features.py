@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from packaging.requirements import Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
@@ -77,6 +78,14 @@ PINS: Mapping[str, str] = {
 _TOP_KEYS = frozenset({"documented", "releases", "features"})
 _RELEASE_KEYS = frozenset({"status", "version", "date", "platforms", "evidence", "pins", "install"})
 _INSTALL_KEYS = frozenset({"index_url", "extra_index_urls", "pre", "packages"})
+# Optional: the indexes a Windows install uses instead (first = --index-url).
+_INSTALL_OPTIONAL = frozenset({"windows_index_urls"})
+# Installers a generated command can be written for, and platforms it can be for.
+INSTALL_TOOLS = ("pip", "uv")
+INSTALL_PLATFORMS = ("linux", "windows")
+# uv takes each package from the first index that has it; with several indexes the
+# nightly (or CUDA) wheels only win when uv compares versions across all of them.
+UV_INDEX_STRATEGY = "unsafe-best-match"
 _FEATURE_KEYS = frozenset({"id", "title", "since", "platforms", "note", "evidence", "table_only"})
 _ID = re.compile(r"[a-z0-9][a-z0-9.-]*\Z")
 
@@ -99,14 +108,26 @@ class Install:
     extra_index_urls: tuple[str, ...]  # --extra-index-url, in order
     pre: bool  # --pre (nightly builds are pre-releases)
     packages: tuple[str, ...]  # requirement strings, each quoted in the command
+    windows_index_urls: tuple[str, ...] = ()  # on Windows: these indexes instead; () = same as Linux
 
-    def args(self) -> list[str]:
-        """pip arguments after ``install``."""
-        args = ["--pre"] if self.pre else []
+    def args(self, tool: str = "pip", platform: str = "linux") -> list[str]:
+        """Installer arguments after ``install``, for ``tool`` (pip or uv) on ``platform``."""
+        if tool not in INSTALL_TOOLS or platform not in INSTALL_PLATFORMS:
+            raise ValueError(f"no install command for {tool!r} on {platform!r}; "
+                             f"tools: {INSTALL_TOOLS}, platforms: {INSTALL_PLATFORMS}")
+        index_url, extra = self.index_url, self.extra_index_urls
+        if platform == "windows" and self.windows_index_urls:
+            index_url, *rest = self.windows_index_urls
+            extra = tuple(rest)
+        args: list[str] = []
+        if self.pre:
+            args.append("--pre" if tool == "pip" else "--prerelease=allow")
+        if tool == "uv" and (index_url or extra) and len([index_url or "pypi", *extra]) > 1:
+            args += ["--index-strategy", UV_INDEX_STRATEGY]
         args += list(self.packages)
-        if self.index_url:
-            args += ["--index-url", self.index_url]
-        for url in self.extra_index_urls:
+        if index_url:
+            args += ["--index-url", index_url]
+        for url in extra:
             args += ["--extra-index-url", url]
         return args
 
@@ -128,6 +149,11 @@ class Release:
     def number(self) -> Version | None:
         """The release key as a version; None for the nightly channel."""
         return None if self.key == NIGHTLY else Version(self.key)
+
+    @property
+    def install_platforms(self) -> tuple[str, ...]:
+        """INSTALL_PLATFORMS the release installs on (from its ``platforms``)."""
+        return tuple(p for p in INSTALL_PLATFORMS if any(q.startswith(p + "-") for q in self.platforms))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -241,11 +267,20 @@ class FeaturesTable:
         return self.availability(feature) + (f"; {limit}" if limit else "")
 
     # -- install data
-    def install_command(self, key: str) -> str:
-        """The pip command of release ``key``; package arguments in double quotes."""
+    def install_command(self, key: str, tool: str = "pip", platform: str = "linux") -> str:
+        """The install command of release ``key`` for ``tool`` (pip or uv) on
+        ``platform`` (linux or windows); package arguments in double quotes."""
         install = self.release(key).install
-        return "pip install " + " ".join(
-            f'"{a}"' if a in install.packages else shlex.quote(a) for a in install.args())
+        prefix = "pip install " if tool == "pip" else "uv pip install "
+        return prefix + " ".join(
+            f'"{a}"' if a in install.packages else shlex.quote(a)
+            for a in install.args(tool, platform))
+
+    def install_commands(self, key: str) -> dict[str, str]:
+        """Every generated command of release ``key``, by "tool platform" label."""
+        return {f"{tool} {platform}": self.install_command(key, tool, platform)
+                for tool in INSTALL_TOOLS for platform in INSTALL_PLATFORMS
+                if platform in self.release(key).install_platforms}
 
 
 class FeatureRequirement(Requirement):
@@ -416,7 +451,8 @@ class _Validator:
                 except InvalidSpecifier:
                     raise self.fail(pin_entry, f"{value!r} is neither a version nor a specifier") from None
             pins[name] = value
-        install_raw = self.keys(f"{entry}.install", data["install"], _INSTALL_KEYS, _INSTALL_KEYS)
+        install_raw = self.keys(f"{entry}.install", data["install"], _INSTALL_KEYS | _INSTALL_OPTIONAL,
+                                _INSTALL_KEYS)
         packages = self.strings(f"{entry}.install.packages", install_raw["packages"])
         if not packages:
             raise self.fail(f"{entry}.install.packages", "must name at least one package")
@@ -433,7 +469,12 @@ class _Validator:
         for url in filter(None, urls):
             if not url.startswith("https://"):
                 raise self.fail(f"{entry}.install", f"index URL {url!r} is not https")
-        install = Install(urls[0], tuple(urls[1:]), pre, packages)
+        windows = self.strings(f"{entry}.install.windows_index_urls",
+                               install_raw.get("windows_index_urls", []))
+        for url in windows:
+            if not url.startswith("https://"):
+                raise self.fail(f"{entry}.install.windows_index_urls", f"index URL {url!r} is not https")
+        install = Install(urls[0], tuple(urls[1:]), pre, packages, windows)
         return Release(
             key=key, status=status, version=version,
             date=self.string(f"{entry}.date", data["date"]),
@@ -587,22 +628,35 @@ class FeatureRole(SphinxRole):
 
 
 class InstallCommand(SphinxDirective):
-    """``{install-command} <release>``: that release's pip command, generated
-    from the table (and checked by trtdocs.drift like any printed command)."""
+    """``{install-command} <release>``: that release's install command, generated
+    from the table (and checked by trtdocs.drift like any printed command).
+    ``:tool: uv`` writes it for ``uv pip``; ``:platform: windows`` for Windows."""
 
     required_arguments = 1
     has_content = False
+    option_spec = {
+        "tool": lambda arg: directives.choice(arg, INSTALL_TOOLS),
+        "platform": lambda arg: directives.choice(arg, INSTALL_PLATFORMS),
+    }
 
     def run(self) -> list[nodes.Node]:
         table = table_of(self.env)
         key = self.arguments[0].strip()
+        tool = self.options.get("tool", "pip")
+        platform = self.options.get("platform", "linux")
         self.env.note_dependency(str(table.path))
         try:
-            text = table.install_command(key)
+            release = table.release(key)
         except KeyError:
             logger.error("unknown release %r: %s has no such release", key, table.path,
                          location=self.get_location(), type="trtdocs", subtype="features")
             return []
+        if platform not in release.install_platforms:
+            logger.error("release %r of %s does not install on %s (its platforms: %s)", key, table.path,
+                         platform, ", ".join(release.platforms),
+                         location=self.get_location(), type="trtdocs", subtype="features")
+            return []
+        text = table.install_command(key, tool, platform)
         block = nodes.literal_block(text, text, language="bash", classes=["trtdocs-install"])
         return [block]
 

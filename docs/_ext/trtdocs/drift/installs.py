@@ -37,6 +37,7 @@ from packaging.version import Version
 
 from . import Violation
 from .blocks import PAGE_GLOBS, iter_blocks, page_paths
+from ..features import UV_INDEX_STRATEGY
 from .table import RUNTIME, TORCH_TENSORRT, Release, Table, normalize_url
 
 # Rule id -> what it requires. Violations carry the id.
@@ -45,7 +46,7 @@ RULES: Mapping[str, str] = MappingProxyType({
     "option-known": "only pip options this guard understands (OPTIONS_WITH_VALUE, FLAGS)",
     "shell-quoting": "a requirement with <, > or [ ] is quoted, or the shell eats it",
     "index-known": "every index URL is PyPI or a channel of the features table",
-    "nightly-pre": "a command using a nightly channel passes --pre",
+    "nightly-pre": "a command using a nightly channel passes --pre (uv: --prerelease=allow)",
     "pin-exists": "a pinned torch-tensorrt version is a released entry of the features table",
     "pin-agrees": "a pin agrees with the features table's pin for that release",
     "extra-known": "an extra exists for that release in the features table",
@@ -53,6 +54,10 @@ RULES: Mapping[str, str] = MappingProxyType({
     "delegate-missing": "installing the executorch extra of a release whose extra lacks the "
                         "delegate also installs torch-tensorrt-executorch-runtime",
     "release-known": "a drift: release=<key> mark names a release of the features table",
+    "uv-index-strategy": "a uv command with more than one index passes --index-strategy "
+                         "unsafe-best-match (uv otherwise takes each package from the first index that has it)",
+    "pin-upgrade": "a command does not upgrade a distribution its release pins without naming "
+                   "a version inside the pin (pip install -U executorch breaks the release's pairing)",
 })
 
 PYPI_SIMPLE = "https://pypi.org/simple"
@@ -91,6 +96,9 @@ class InstallCommand:
     requirements: tuple[Requirement, ...]  # positional arguments
     export_only: bool  # the EXPORT_ONLY_MARK comment is on the command or the line above
     release: str | None = None  # from a "drift: release=<key>" mark, else None
+    tool: str = "pip"  # "pip" or "uv" (uv pip install)
+    index_strategy: str | None = None  # uv's --index-strategy, if given
+    upgrade: bool = False  # -U / --upgrade
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -196,15 +204,21 @@ def parse_command(text: str, path: str, line: int, *, export_only: bool = False,
                                     "quote the requirement (\"name>=1.0\")"))
             quoting_error = True
             continue
-        args = _install_args(segment)
+        args, tool = _install_args(segment), _installer(segment)
         segment, tainted, quoting_error = [], quoting_error, False
         if args is None or tainted:
             continue
-        cmd, errs = _parse_args(args, text, path, line, export_only, release)
+        cmd, errs = _parse_args(args, text, path, line, export_only, release, tool)
         problems += errs
         if cmd is not None:
             commands.append(cmd)
     return commands, problems
+
+
+def _installer(tokens: list[str]) -> str:
+    """"uv" for ``uv pip install``, else "pip"."""
+    i = tokens.index("install") if "install" in tokens else 0
+    return "uv" if i >= 2 and tokens[i - 1] == "pip" and re.fullmatch(r"(\S*/)?uv", tokens[i - 2]) else "pip"
 
 
 def _install_args(tokens: list[str]) -> list[str] | None:
@@ -215,9 +229,10 @@ def _install_args(tokens: list[str]) -> list[str] | None:
 
 
 def _parse_args(args: list[str], text: str, path: str, line: int, export_only: bool,
-                release: str | None) -> tuple[InstallCommand | None, list[Violation]]:
+                release: str | None, tool: str = "pip") -> tuple[InstallCommand | None, list[Violation]]:
     problems: list[Violation] = []
-    pre = False
+    pre = upgrade = False
+    strategy: str | None = None
     index: str | None = None
     extra: list[str] = []
     reqs: list[Requirement] = []
@@ -233,8 +248,11 @@ def _parse_args(args: list[str], text: str, path: str, line: int, export_only: b
                     extra.append(value)
                 elif name == "--prerelease" and value in ("allow", "if-necessary-or-explicit"):
                     pre = True
+                elif name == "--index-strategy":
+                    strategy = value
             elif arg in FLAGS:
                 pre = pre or arg == "--pre"
+                upgrade = upgrade or arg in ("-U", "--upgrade")
             else:
                 problems.append(Violation(path, line, "option-known", f"unknown install option {arg!r}"))
             continue
@@ -243,7 +261,8 @@ def _parse_args(args: list[str], text: str, path: str, line: int, export_only: b
         except InvalidRequirement as exc:
             problems.append(Violation(path, line, "parse", f"{arg!r} is not a PEP 508 requirement ({exc})"))
     urls = (index or PYPI_SIMPLE, *extra)
-    return InstallCommand(path, line, text, pre, urls, tuple(reqs), export_only, release), problems
+    return InstallCommand(path, line, text, pre, urls, tuple(reqs), export_only, release,
+                          tool, strategy, upgrade), problems
 
 
 # -- checking commands -----------------------------------------------------------
@@ -297,8 +316,13 @@ def check_command(cmd: InstallCommand, table: Table, installed: Installed | None
                                           f"table ({', '.join(sorted(known))})"))
     nightly = {normalize_url(u) for u in table.nightly_index_urls}
     if any(normalize_url(u) in nightly for u in cmd.index_urls) and not cmd.pre:
-        out.append(bad("nightly-pre", "this command uses a nightly channel but does not pass --pre, "
-                                      "so pip skips the nightly (pre-release) wheels"))
+        flag = "--pre" if cmd.tool == "pip" else "--prerelease=allow"
+        out.append(bad("nightly-pre", f"this command uses a nightly channel but does not pass {flag}, "
+                                      f"so {cmd.tool} skips the nightly (pre-release) wheels"))
+    if cmd.tool == "uv" and len(cmd.index_urls) > 1 and cmd.index_strategy != UV_INDEX_STRATEGY:
+        out.append(bad("uv-index-strategy", f"uv takes each package from the first of these {len(cmd.index_urls)} "
+                                            "indexes that has it, and tries --extra-index-url before "
+                                            f"--index-url: pass --index-strategy {UV_INDEX_STRATEGY}"))
     names = {canonicalize_name(r.name): r for r in cmd.requirements}
     if not FAMILY.intersection(names):
         return out
@@ -309,7 +333,13 @@ def check_command(cmd: InstallCommand, table: Table, installed: Installed | None
     if not release.is_nightly:
         for name, req in names.items():
             pin = release.pins.get(name)
-            if pin is None or not str(req.specifier):
+            if pin is None:
+                continue
+            if not str(req.specifier):
+                if cmd.upgrade:
+                    out.append(bad("pin-upgrade", f"upgrading {name} without a version leaves release "
+                                                  f"{release.key}'s pin {name}{_as_pin(pin)}: the newest "
+                                                  f"{name} breaks the pairing; name a version inside the pin"))
                 continue
             out += _pin_agrees(cmd, release, name, req, pin)
     trt = names.get(TORCH_TENSORRT)

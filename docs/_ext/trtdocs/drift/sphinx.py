@@ -127,11 +127,15 @@ def _report(app: Sphinx, exc: Exception | None) -> None:
     root = Path(app.srcdir)
     features: FeaturesTable = app.trtdocs_features
     report = run.result()
-    # The commands {install-command} prints, by the same rules.
-    commands = {r.key: features.install_command(r.key) for r in features.releases}
-    report = Report(report.violations + tuple(installs.check_generated(
-        commands, table_from_features(features), installs.Installed.from_metadata(),
-        path=os.path.relpath(features.path, root))), report.notes)
+    # The commands {install-command} prints (every installer and platform), by the same rules.
+    guards_table, installed = table_from_features(features), installs.Installed.from_metadata()
+    generated: list[installs.Violation] = []
+    for release in features.releases:
+        for variant, text in features.install_commands(release.key).items():
+            generated += installs.check_generated(
+                {release.key: text}, guards_table, installed,
+                path=f"{os.path.relpath(features.path, root)} ({variant})")
+    report = Report(report.violations + tuple(generated), report.notes)
     for note in report.notes:
         logger.info("drift: %s", note)
     for v in report.violations:

@@ -87,6 +87,7 @@ class Release:
     packages: tuple[str, ...]  # requirements the install command names (``install.packages``), may be ()
     pre: bool  # the install command passes --pre (``install.pre``; nightly: always)
     extra_brings_delegate: bool  # derived from the extra-brings-delegate feature's ``since``
+    windows_index_urls: tuple[str, ...] = ()  # indexes of its Windows command (``install.windows_index_urls``)
 
     @property
     def is_nightly(self) -> bool:
@@ -121,7 +122,8 @@ class Table:
 
     @property
     def known_index_urls(self) -> frozenset[str]:
-        return frozenset(normalize_url(u) for r in self.releases.values() for u in r.index_urls)
+        return frozenset(normalize_url(u) for r in self.releases.values()
+                         for u in (*r.index_urls, *r.windows_index_urls))
 
     def first_release_key(self, feature_id: str) -> str:
         try:
@@ -155,7 +157,8 @@ def table_from_features(table: FeaturesTable) -> Table:
         "releases": {r.key: {"status": r.status, "version": r.version, "pins": dict(r.pins),
                              "install": {"index_url": r.install.index_url,
                                          "extra_index_urls": list(r.install.extra_index_urls),
-                                         "pre": r.install.pre, "packages": list(r.install.packages)}}
+                                         "pre": r.install.pre, "packages": list(r.install.packages),
+                                         "windows_index_urls": list(r.install.windows_index_urls)}}
                      for r in table.releases},
         "features": [{"id": f.id, "since": f.since} for f in table.features],
     }, source=str(table.path))
@@ -207,6 +210,7 @@ def table_from_data(data: Mapping[str, Any], *, source: str = "features table") 
             packages=packages,
             pre=bool(install.get("pre", status == NIGHTLY)),
             extra_brings_delegate=brings,
+            windows_index_urls=tuple(str(u) for u in install.get("windows_index_urls", ())),
         )
     if documented not in releases:
         raise TableError(f"{source}: documented release {documented!r} has no [releases.{documented!r}] entry")
