@@ -146,7 +146,7 @@ def test_status_banner_and_not_executed_marks_are_visible(page, built_site: Path
             cell = mark.locator("xpath=following-sibling::*[1]")
             assert "cell" in (cell.get_attribute("class") or "")
             assert cell.locator(".cell_output").count() == 0, f"{doc}: a cell that did not run shows output"
-        if doc.endswith("first-tensorrt-program"):
+        if doc.endswith("export-pte"):
             shot(page, "not-executed-marks")
 
 

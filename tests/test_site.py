@@ -63,7 +63,7 @@ def test_tensorrt_cells_are_marked_where_tensorrt_is_missing(built_site: Path) -
     env = json.loads((built_site / "provenance.json").read_text())["environment"]
     if env["torch_tensorrt_imports"] and env["cuda_available"]:
         pytest.skip("this machine runs the TensorRT cells")
-    page = BeautifulSoup((built_site / "notebooks/first-tensorrt-program.html").read_text(), "html.parser")
+    page = BeautifulSoup((built_site / "notebooks/export-pte.html").read_text(), "html.parser")
     marks = page.select(".trtdocs-not-executed")
     assert marks
     assert env["torch_tensorrt_error"] in marks[0].get_text() or not env["cuda_available"]
