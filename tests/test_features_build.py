@@ -139,3 +139,21 @@ def test_invalid_table_stops_the_build_naming_file_and_entry(tmp_path: Path) -> 
     proc = build(src, tmp_path / "out")
     assert proc.returncode != 0
     assert "features.toml: features[1] 'next'.since: unknown release '2.16'" in proc.stderr, proc.stderr
+
+
+def test_matrix_cells_show_state_and_source(tmp_path: Path) -> None:
+    proc = build(FIXTURE, tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    matrix = (tmp_path / "out" / "support-matrix.html").read_text(encoding="utf-8")
+    cells = re.findall(r'<abbr class="trtdocs-cell trtdocs-cell-(\w+)" title="([^"]*)">([^<]*)</abbr>', matrix)
+    # five features x three releases, in row order; "internal" is yes, unconfirmed, broken
+    assert len(cells) == 15
+    assert cells[-3:] == [("yes", "Source: fixture", "yes"), ("unconfirmed", "No source shows it", "unconfirmed"),
+                          ("broken", "Source: fixture", "broken")]
+    words = html.unescape(re.sub(r"<[^>]+>", "", matrix))
+    # the list under the matrix spells out every cell's source
+    assert "Nightly: broken. Source: fixture." in words
+    # a release that is not on PyPI prints no pins
+    assert "unknown: not released, so no published metadata states them" in words
+    assert re.search(r'<abbr title="From torch-tensorrt 2\.14\.0 metadata, Requires-Dist">'
+                     r"PyTorch &gt;=2\.14\.0,&lt;2\.15\.0</abbr>", matrix), matrix

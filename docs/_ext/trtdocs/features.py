@@ -64,6 +64,13 @@ PLATFORMS: Mapping[str, str] = {
     "windows-x86_64": "Windows x86-64",
 }
 
+# Release status -> what the pins column says when the release has no pins.
+UNPINNED: Mapping[str, str] = {
+    "released": "none stated",
+    "described": "unknown: not released, so no published metadata states them",
+    "nightly": "set by each nightly build",
+}
+
 # Pin name -> what it pins.
 PINS: Mapping[str, str] = {
     "torch": "PyTorch",
@@ -74,10 +81,46 @@ PINS: Mapping[str, str] = {
     "python": "Python",
 }
 
+# Cell state -> what it says. Each release cell of a feature is one of these.
+STATES: Mapping[str, str] = {
+    "yes": "the release has it and it works",
+    "no": "the release does not have it",
+    "unconfirmed": "no source shows whether the release has it or whether it works",
+    "broken": "the release has it but it fails",
+}
+# States a cell may not claim without a source.
+NEEDS_EVIDENCE = frozenset({"yes", "no", "broken"})
+
+# Feature kind -> how its notes head it: a new feature, or a behaviour that changed
+# (rendered like Sphinx's versionchanged).
+KINDS: Mapping[str, str] = {
+    "added": "a feature the release adds",
+    "changed": "a behaviour the release changes",
+}
+
+# Metadata field a pin is read from -> what it holds (core metadata names).
+PIN_FIELDS: Mapping[str, str] = {
+    "Requires-Dist": "a requirement on the pinned distribution",
+    "Requires-Python": "the Python versions the distribution supports",
+    "Version": "the pinned distribution's own version",
+    "Description": "the project description (README), for versions no other field states",
+}
+# Pin name -> the distribution a Requires-Dist or Version field names (None: not a distribution).
+PIN_DISTRIBUTIONS: Mapping[str, str | None] = {
+    "torch": "torch",
+    "executorch": "executorch",
+    "tensorrt": "tensorrt-cu13",
+    "runtime": "torch-tensorrt-executorch-runtime",
+    "cuda": None,
+    "python": None,
+}
+
 _TOP_KEYS = frozenset({"documented", "releases", "features"})
 _RELEASE_KEYS = frozenset({"status", "version", "date", "platforms", "evidence", "pins", "install"})
 _INSTALL_KEYS = frozenset({"index_url", "extra_index_urls", "pre", "packages"})
-_FEATURE_KEYS = frozenset({"id", "title", "since", "platforms", "note", "evidence", "table_only"})
+_FEATURE_KEYS = frozenset({"id", "title", "since", "kind", "platforms", "note", "cells", "table_only"})
+_CELL_KEYS = frozenset({"state", "evidence", "remark"})
+_PIN_KEYS = frozenset({"spec", "metadata", "field"})
 _ID = re.compile(r"[a-z0-9][a-z0-9.-]*\Z")
 
 DEFAULT_FILE = "docs/features.toml"
@@ -112,6 +155,18 @@ class Install:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class PinSource:
+    """Where a pin comes from: one field of a published distribution's metadata."""
+
+    distribution: str  # the distribution whose metadata states it ("torch-tensorrt")
+    version: str  # that distribution's version ("2.14.0")
+    field: str  # one of PIN_FIELDS
+
+    def __str__(self) -> str:
+        return f"{self.distribution} {self.version} metadata, {self.field}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Release:
     """One column of the matrix (``[releases.<key>]``)."""
 
@@ -122,6 +177,7 @@ class Release:
     platforms: tuple[str, ...]  # PLATFORMS names the release supports
     evidence: str  # where the pins and platforms come from
     pins: Mapping[str, str]  # PINS name -> PEP 440 version or specifier
+    pin_sources: Mapping[str, PinSource]  # PINS name -> the metadata it is taken from
     install: Install
 
     @property
@@ -131,17 +187,27 @@ class Release:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Cell:
+    """What is known about one feature in one release (``cells.<release>``)."""
+
+    state: str  # one of STATES
+    evidence: str  # the source: a wheel path, a PR or issue URL, PyPI metadata; "" only if unconfirmed
+    remark: str  # a few words shown beside the state ("deprecated"); "" = none
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Feature:
     """One row of the matrix (``[[features]]``)."""
 
     id: str  # what pages, roles and `feature:<id>` name
     title: str  # short name in the matrix
     since: str  # release key of the first release that has it, or "nightly"
+    kind: str  # one of KINDS
     # release key -> platforms from that release on (until the next key);
     # {} = every platform of each release
     platforms: Mapping[str, tuple[str, ...]]
     note: str  # one line: what it is and its limits
-    evidence: str  # the file or page that shows it
+    cells: Mapping[str, Cell]  # release key -> what is known there, one per release
     table_only: str  # why no page references it; "" = a page must
 
 
@@ -403,19 +469,39 @@ class _Validator:
         if not isinstance(pins_raw, dict):
             raise self.fail(f"{entry}.pins", "must be a table")
         pins: dict[str, str] = {}
-        for name, value in pins_raw.items():
+        sources: dict[str, PinSource] = {}
+        if pins_raw and status != "released":
+            raise self.fail(f"{entry}.pins", f"a {status} release has no published metadata to take a pin "
+                                             "from; leave its pins empty")
+        for name, raw_pin in pins_raw.items():
             pin_entry = f"{entry}.pins.{name}"
             if name not in PINS:
                 raise self.fail(pin_entry, f"unknown pin; known: {sorted(PINS)}")
-            value = self.string(pin_entry, value, empty=False)
+            pin = self.keys(pin_entry, raw_pin, _PIN_KEYS, _PIN_KEYS)
+            value = self.string(f"{pin_entry}.spec", pin["spec"], empty=False)
             try:
                 Version(value)
             except InvalidVersion:
                 try:
                     SpecifierSet(value)
                 except InvalidSpecifier:
-                    raise self.fail(pin_entry, f"{value!r} is neither a version nor a specifier") from None
+                    raise self.fail(f"{pin_entry}.spec", f"{value!r} is neither a version nor a specifier") from None
+            field = self.string(f"{pin_entry}.field", pin["field"], empty=False)
+            if field not in PIN_FIELDS:
+                raise self.fail(f"{pin_entry}.field", f"unknown field {field!r}; known: {sorted(PIN_FIELDS)}")
+            if field in ("Requires-Dist", "Version") and PIN_DISTRIBUTIONS[name] is None:
+                raise self.fail(f"{pin_entry}.field", f"{name} is not a distribution; no {field} names it")
+            source = self.string(f"{pin_entry}.metadata", pin["metadata"], empty=False)
+            try:
+                req = Requirement(source)
+                [spec] = req.specifier
+                if spec.operator != "==" or req.extras or req.marker or req.url:
+                    raise ValueError
+            except Exception:  # packaging's InvalidRequirement, or not one exact version
+                raise self.fail(f"{pin_entry}.metadata",
+                                f"{source!r} must name one published distribution as <name>==<version>") from None
             pins[name] = value
+            sources[name] = PinSource(req.name, spec.version, field)
         install_raw = self.keys(f"{entry}.install", data["install"], _INSTALL_KEYS, _INSTALL_KEYS)
         packages = self.strings(f"{entry}.install.packages", install_raw["packages"])
         if not packages:
@@ -439,13 +525,13 @@ class _Validator:
             date=self.string(f"{entry}.date", data["date"]),
             platforms=self.platform_list(f"{entry}.platforms", data["platforms"]),
             evidence=self.string(f"{entry}.evidence", data["evidence"], empty=False),
-            pins=pins, install=install)
+            pins=pins, pin_sources=sources, install=install)
 
     def feature(self, index: int, raw: object, releases: tuple[Release, ...]) -> Feature:
         entry = f"features[{index}]"
         if isinstance(raw, dict) and isinstance(raw.get("id"), str):
             entry += f" {raw['id']!r}"
-        data = self.keys(entry, raw, _FEATURE_KEYS, _FEATURE_KEYS - {"platforms", "table_only"})
+        data = self.keys(entry, raw, _FEATURE_KEYS, _FEATURE_KEYS - {"platforms", "table_only", "kind"})
         fid = self.string(f"{entry}.id", data["id"], empty=False)
         if not _ID.match(fid):
             raise self.fail(entry, "an id is lower-case letters, digits, '.' and '-'")
@@ -477,13 +563,53 @@ class _Validator:
         table_only = data.get("table_only", "")
         if "table_only" in data:
             table_only = self.string(f"{entry}.table_only", table_only, empty=False)
+        kind = self.string(f"{entry}.kind", data.get("kind", "added"), empty=False)
+        if kind not in KINDS:
+            raise self.fail(f"{entry}.kind", f"unknown kind {kind!r}; known: {sorted(KINDS)}")
+        if kind == "changed" and since == NIGHTLY:
+            raise self.fail(f"{entry}.kind", "a changed behaviour names the release that changed it, not nightly")
         return Feature(
             id=fid,
             title=self.note(f"{entry}.title", data["title"]),
-            since=since, platforms=platforms,
+            since=since, kind=kind, platforms=platforms,
             note=self.note(f"{entry}.note", data["note"]),
-            evidence=self.string(f"{entry}.evidence", data["evidence"], empty=False),
+            cells=self.cells(f"{entry}.cells", data["cells"], keys, since),
             table_only=table_only)
+
+    def cells(self, entry: str, raw: object, keys: list[str], since: str) -> dict[str, Cell]:
+        """One cell per release; a yes, no or broken cell names its source, and
+        the cells agree with ``since`` (nothing before it, something from it on)."""
+        if not isinstance(raw, dict):
+            raise self.fail(entry, f"must be a table of release -> {{state, evidence}}, not {raw!r}")
+        unknown = sorted(set(raw) - set(keys))
+        if unknown:
+            raise self.fail(entry, f"unknown release {unknown[0]!r}; known: {keys}")
+        cells: dict[str, Cell] = {}
+        for key in keys:
+            cell_entry = f"{entry}.{key!r}" if "." in key else f"{entry}.{key}"
+            if key not in raw:
+                raise self.fail(entry, f"missing release {key!r}: every release gets a cell "
+                                       f"({', '.join(sorted(STATES))})")
+            data = self.keys(cell_entry, raw[key], _CELL_KEYS, frozenset({"state"}))
+            state = self.string(f"{cell_entry}.state", data["state"], empty=False)
+            if state not in STATES:
+                raise self.fail(f"{cell_entry}.state", f"unknown state {state!r}; known: {sorted(STATES)}")
+            evidence = self.string(f"{cell_entry}.evidence", data.get("evidence", "")).strip()
+            if state in NEEDS_EVIDENCE and not evidence:
+                raise self.fail(cell_entry, f"state {state!r} needs its evidence: the wheel path, PR or "
+                                            "issue URL or PyPI metadata that shows it")
+            if "\n" in evidence:
+                raise self.fail(f"{cell_entry}.evidence", "must be one line")
+            remark = self.string(f"{cell_entry}.remark", data.get("remark", "")).strip()
+            before = keys.index(key) < keys.index(since)
+            if before and state not in ("no", "unconfirmed"):
+                raise self.fail(f"{cell_entry}.state", f"is {state!r} but since = {since!r} says "
+                                                       f"release {key!r} lacks the feature")
+            if not before and state == "no":
+                raise self.fail(f"{cell_entry}.state", f"is 'no' but since = {since!r} says "
+                                                       f"release {key!r} has the feature")
+            cells[key] = Cell(state, evidence, remark)
+        return cells
 
 
 def line_of(path: Path, feature_id: str) -> int:
@@ -629,7 +755,13 @@ class SupportMatrix(SphinxDirective):
             item += term
             body = nodes.definition()
             body += nodes.paragraph("", "", nodes.Text(f"{table.note_text(f)}. "), *inline(f.note))
-            body += nodes.paragraph(text=f"Evidence: {f.evidence}.")
+            known = nodes.bullet_list(classes=["trtdocs-feature-evidence"])
+            for r in table.releases:
+                cell = f.cells[r.key]
+                words = f"{self._column(table, r)}: {cell_words(table, f, r)}"
+                known += nodes.list_item("", nodes.paragraph(
+                    "", "", nodes.strong(text=words), nodes.Text(f". {cell_source(cell)}.")))
+            body += known
             if f.table_only:
                 body += nodes.paragraph(text=f"Listed here only: {f.table_only}.")
             item += body
@@ -645,15 +777,18 @@ class SupportMatrix(SphinxDirective):
         for f in table.features:
             cells: list[nodes.Node | str] = [_matrix_ref(self.env, f, f.title)]
             for r in releases:
-                here = table.platforms(f, r.key)
-                if not here:
-                    cells.append("no")
-                elif set(here) == set(r.platforms):
-                    cells.append("yes")
-                else:
-                    cells.append(f"{_platform_words(here)} only")
+                cell = f.cells[r.key]
+                # the state as a tooltip-carrying abbreviation; the list below
+                # the matrix spells out every source
+                cells.append(nodes.abbreviation(
+                    "", cell_words(table, f, r), explanation=cell_source(cell),
+                    classes=["trtdocs-cell", f"trtdocs-cell-{cell.state}"]))
             rows.append(cells)
         return _table(head, rows, "trtdocs-support-matrix")
+
+    @staticmethod
+    def _pins(r: Release) -> nodes.inline:
+        return _pins_cell(r)
 
     @staticmethod
     def _column(table: FeaturesTable, r: Release) -> str:
@@ -666,11 +801,40 @@ class SupportMatrix(SphinxDirective):
         rows = []
         for r in table.releases:
             status = STATUSES[r.status] + (f" ({r.date})" if r.date else "")
-            pins = "; ".join(f"{PINS[k]} {v}" for k, v in r.pins.items())
             rows.append([r.version or "Nightly", status,
-                         ", ".join(PLATFORMS[p] for p in r.platforms), pins,
+                         ", ".join(PLATFORMS[p] for p in r.platforms), self._pins(r),
                          nodes.literal(text=table.install_command(r.key))])
         return _table(head, rows, "trtdocs-release-table")
+
+
+def cell_words(table: FeaturesTable, feature: Feature, release: Release) -> str:
+    """What a matrix cell says: the state, with the platforms where a working
+    feature covers fewer than the release, and the cell's remark."""
+    cell = feature.cells[release.key]
+    words = cell.state
+    if cell.state in ("yes", "broken"):
+        here = table.platforms(feature, release.key)
+        if here and set(here) != set(release.platforms):
+            words = f"{cell.state}, {_platform_words(here)} only"
+    return f"{words}, {cell.remark}" if cell.remark else words
+
+
+def cell_source(cell: Cell) -> str:
+    return f"Source: {cell.evidence}" if cell.evidence else "No source shows it"
+
+
+def _pins_cell(release: Release) -> nodes.inline:
+    """Each pin with its metadata source as a tooltip; a release with no
+    published metadata says why it shows none."""
+    cell = nodes.inline(classes=["trtdocs-pins"])
+    if not release.pins:
+        cell += nodes.Text(UNPINNED[release.status])
+        return cell
+    for i, (name, spec) in enumerate(release.pins.items()):
+        if i:
+            cell += nodes.Text("; ")
+        cell += nodes.abbreviation("", f"{PINS[name]} {spec}", explanation=f"From {release.pin_sources[name]}")
+    return cell
 
 
 def _table(head: list[str], rows: list[list[nodes.Node | str]], cls: str) -> nodes.table:
