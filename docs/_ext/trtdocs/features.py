@@ -34,6 +34,7 @@ from packaging.version import InvalidVersion, Version
 from sphinx import addnodes
 from sphinx.errors import ConfigError
 from sphinx.util import logging
+from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from .requirements import FEATURE_PREFIX, RequirementError
@@ -280,6 +281,8 @@ class FeaturesTable:
     def availability(self, feature: Feature) -> str:
         """The headline of a note, relative to the documented release."""
         documented = self.documented
+        if feature.kind == "changed":
+            return f"Changed in {feature.since}"
         if feature.since == documented:
             return f"New in {documented}"
         if self.has(feature, documented):
@@ -682,6 +685,8 @@ class FeatureNote(SphinxDirective):
         if feature is None:
             return []
         table = table_of(self.env)
+        if feature.kind == "changed":
+            return [self._changed(table, feature)]
         available = table.has(feature, table.documented)
         box = nodes.admonition(classes=["trtdocs-feature-note", "note" if available else "important"])
         box += nodes.title(text=table.availability(feature))
@@ -696,6 +701,24 @@ class FeatureNote(SphinxDirective):
         box += para
         return [box]
 
+    def _changed(self, table: FeaturesTable, feature: Feature) -> addnodes.versionmodified:
+        """A changed behaviour, as Sphinx's ``versionchanged`` renders it
+        (same node and classes, so the theme styles it), without entering the
+        change log of the changes builder."""
+        node = addnodes.versionmodified(type="versionchanged", version=feature.since,
+                                        classes=["trtdocs-feature-note"])
+        self.set_source_info(node)
+        para = nodes.paragraph(translatable=False)
+        para += nodes.inline("", f"{table.availability(feature)}: ", classes=["versionmodified", "changed"])
+        para += inline(feature.title)
+        para += nodes.Text(". ")
+        para += inline(feature.note)
+        para += nodes.Text(" See ")
+        para += _matrix_ref(self.env, feature, "the support matrix")
+        para += nodes.Text(".")
+        node += para
+        return node
+
 
 class FeatureRole(SphinxRole):
     """``{feature}`<id>```: the short note, as a link to the matrix row."""
@@ -705,11 +728,63 @@ class FeatureRole(SphinxRole):
         if feature is None:
             return [], []
         text = table_of(self.env).note_text(feature)
-        wrapper = nodes.inline(classes=["trtdocs-feature"])
+        wrapper = nodes.inline(classes=["trtdocs-feature"], trtdocs_note=text)
         wrapper += nodes.Text("(")
         wrapper += _matrix_ref(self.env, feature, text)
         wrapper += nodes.Text(")")
         return [wrapper], []
+
+
+# Text that may separate two inline notes of one run ("a, b", "a and b").
+_NOTE_SEPARATORS = frozenset({",", ";", "and", "or", ", and", ", or"})
+
+
+class FeatureNoteParentheses(SphinxTransform):
+    """Inline notes fit the sentence they sit in.
+
+    A ``{feature}`` role brings its own parentheses. Inside parentheses the
+    prose already opened, it drops them (no "((New in 2.14))"); and a run of
+    notes with the same text ("a, b", "a and b") keeps the first one only, so
+    a sentence does not say "New in 2.14" twice.
+    """
+
+    default_priority = 700  # after the roles have run; before references resolve
+
+    def apply(self, **kwargs: Any) -> None:
+        parents = {id(n.parent): n.parent for n in self.document.findall(_is_feature_note)}
+        for parent in parents.values():
+            self._fit(parent)
+
+    @staticmethod
+    def _fit(parent: nodes.Element) -> None:
+        # Text nodes are strings and compare equal by value, so this works on
+        # positions, never on parent.index() or parent.remove().
+        kept: list[nodes.Node] = []
+        depth = 0
+        previous: int | None = None  # index in `kept` of the last note, while only separators follow it
+        for child in parent.children:
+            if _is_feature_note(child):
+                if previous is not None and kept[previous]["trtdocs_note"] == child["trtdocs_note"]:
+                    del kept[previous + 1:]  # the separator, then this note, go
+                    continue
+                if depth > 0:
+                    child.children = [c for c in child.children if not isinstance(c, nodes.Text)]
+                previous = len(kept)
+            elif isinstance(child, nodes.Text):
+                words = child.astext()
+                depth = max(0, depth + words.count("(") - words.count(")"))
+                if words.strip() not in _NOTE_SEPARATORS:
+                    previous = None
+            else:
+                previous = None
+            kept.append(child)
+        if len(kept) != len(parent.children):
+            parent.children = []
+            parent.extend(kept)
+
+
+def _is_feature_note(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.inline) and "trtdocs_note" in node.attributes
 
 
 class InstallCommand(SphinxDirective):
@@ -914,6 +989,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-check-consistency", check_references)
     app.add_directive("feature-note", FeatureNote)
     app.add_role("feature", FeatureRole())
+    app.add_transform(FeatureNoteParentheses)
     app.add_directive("support-matrix", SupportMatrix)
     app.add_directive("install-command", InstallCommand)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
