@@ -153,6 +153,9 @@ def test_matrix_cells_show_state_and_source(tmp_path: Path) -> None:
     words = html.unescape(re.sub(r"<[^>]+>", "", matrix))
     # the list under the matrix spells out every cell's source
     assert "Nightly: broken. Source: fixture." in words
+    assert "2.15: unconfirmed. Known: a fixture note." in words
+    assert '<abbr class="trtdocs-cell trtdocs-cell-unconfirmed" title="Known: a fixture note">unconfirmed</abbr>' \
+        in matrix
     # a release that is not on PyPI prints no pins
     assert "unknown: not released, so no published metadata states them" in words
     assert re.search(r'<abbr title="From torch-tensorrt 2\.14\.0 metadata, Requires-Dist">'

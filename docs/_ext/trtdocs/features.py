@@ -895,7 +895,10 @@ def cell_words(table: FeaturesTable, feature: Feature, release: Release) -> str:
 
 
 def cell_source(cell: Cell) -> str:
-    return f"Source: {cell.evidence}" if cell.evidence else "No source shows it"
+    """The tooltip and list text of a cell's evidence."""
+    if cell.state == "unconfirmed":
+        return f"Known: {cell.evidence}" if cell.evidence else "No source shows it"
+    return f"Source: {cell.evidence}"
 
 
 def _pins_cell(release: Release) -> nodes.inline:
