@@ -12,9 +12,15 @@ One table drives every version note of the guide:
 * install commands come from each release's ``install`` table
   (:meth:`FeaturesTable.install_command`).
 
+Every feature has one cell per release: yes, no, unconfirmed or broken (it
+exists but fails), each with its evidence; a yes, no or broken cell without a
+source is an error. A release's pins name the published metadata they are read
+from, and only a released release has pins (tests/test_features_evidence.py
+reads them back from the installed wheels).
+
 The table is loaded and validated at ``config-inited``; every problem names
-the file and the entry. Vocabularies are frozen: an unknown key, status or
-platform is an error, not a silent default.
+the file and the entry. Vocabularies are frozen: an unknown key, status,
+state, field or platform is an error, not a silent default.
 """
 
 from __future__ import annotations
