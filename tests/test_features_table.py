@@ -116,7 +116,23 @@ NOT_IN_2_14 = {
         "executorch-runtime" in r for r in importlib.metadata.requires("torch-tensorrt") or ()),
     "cmake-wheel-package": lambda: not (_site() / "torch_tensorrt_executorch_runtime" / "cmake").exists(),
     "gpu-resident-io-python": lambda: "CPU" in _py("torch_tensorrt_executorch_runtime/runtime.py"),
+    "refuse-weightless-engines": lambda: not re.search(r"weightless|strip_weights|strip_engine", _py(*ALL_PY)),
+    "runtime-options-python": lambda: _no_python_backend_options(),
 }
+
+
+def _no_python_backend_options() -> bool:
+    """executorch 1.4.1's Python runtime defines no function or parameter about
+    backend options (read from the source: importing it takes half a minute)."""
+    import ast
+
+    dist = importlib.metadata.distribution("executorch")
+    assert dist.version.startswith("1.4.1")
+    tree = ast.parse(Path(dist.locate_file("executorch/runtime/__init__.py")).read_text(encoding="utf-8"))
+    names = [n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+    names += [a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in (*n.args, *n.kwonlyargs)]
+    assert "load_program" in names  # the file is the runtime module
+    return not any("option" in name.lower() for name in names)
 
 
 @pytest.mark.parametrize("fid", sorted(IN_2_14))
@@ -134,6 +150,15 @@ def test_later_features_are_absent_from_the_2_14_wheels(table: F.FeaturesTable, 
 def test_every_2_14_feature_has_wheel_evidence(table: F.FeaturesTable) -> None:
     in_214 = {f.id for f in table.features if f.since == "2.14"}
     assert in_214 - NOT_IN_WHEEL == set(IN_2_14)
+
+
+def test_the_2_14_column_is_checked_against_the_wheels(table: F.FeaturesTable) -> None:
+    """Every yes and no of the documented release has a check above on the installed 2.14 stack."""
+    states = {f.id: f.cells["2.14"].state for f in table.features}
+    assert {fid for fid, s in states.items() if s == "no"} == set(NOT_IN_2_14)
+    assert {fid for fid, s in states.items() if s == "yes"} <= set(IN_2_14) | NOT_IN_WHEEL
+    # the one 2.14 feature whose behaviour with engines no source shows
+    assert {fid for fid, s in states.items() if s not in ("yes", "no")} == {"etrecord"}
 
 
 # -- notes, platforms, requirements --------------------------------------------
