@@ -868,10 +868,6 @@ class SupportMatrix(SphinxDirective):
         return _table(head, rows, "trtdocs-support-matrix")
 
     @staticmethod
-    def _pins(r: Release) -> nodes.inline:
-        return _pins_cell(r)
-
-    @staticmethod
     def _column(table: FeaturesTable, r: Release) -> str:
         name = "Nightly" if r.key == NIGHTLY else r.key
         suffix = " (documented)" if r.key == table.documented else ""
@@ -883,7 +879,7 @@ class SupportMatrix(SphinxDirective):
         for r in table.releases:
             status = STATUSES[r.status] + (f" ({r.date})" if r.date else "")
             rows.append([r.version or "Nightly", status,
-                         ", ".join(PLATFORMS[p] for p in r.platforms), self._pins(r),
+                         ", ".join(PLATFORMS[p] for p in r.platforms), _pins_cell(r),
                          nodes.literal(text=table.install_command(r.key))])
         return _table(head, rows, "trtdocs-release-table")
 
