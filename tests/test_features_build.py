@@ -139,3 +139,58 @@ def test_invalid_table_stops_the_build_naming_file_and_entry(tmp_path: Path) -> 
     proc = build(src, tmp_path / "out")
     assert proc.returncode != 0
     assert "features.toml: features[1] 'next'.since: unknown release '2.16'" in proc.stderr, proc.stderr
+
+
+def test_matrix_cells_show_state_and_source(tmp_path: Path) -> None:
+    proc = build(FIXTURE, tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    matrix = (tmp_path / "out" / "support-matrix.html").read_text(encoding="utf-8")
+    cells = re.findall(r'<abbr class="trtdocs-cell trtdocs-cell-(\w+)" title="([^"]*)">([^<]*)</abbr>', matrix)
+    # six features x three releases, in row order; "internal" (the fifth) is yes, unconfirmed, broken
+    assert len(cells) == 18
+    assert cells[12:15] == [("yes", "Source: fixture", "yes"), ("unconfirmed", "No source shows it", "unconfirmed"),
+                          ("broken", "Source: fixture", "broken")]
+    words = html.unescape(re.sub(r"<[^>]+>", "", matrix))
+    # the list under the matrix spells out every cell's source
+    assert "Nightly: broken. Source: fixture." in words
+    assert "2.15: unconfirmed. Known: a fixture note." in words
+    assert '<abbr class="trtdocs-cell trtdocs-cell-unconfirmed" title="Known: a fixture note">unconfirmed</abbr>' \
+        in matrix
+    # a release that is not on PyPI prints no pins
+    assert "unknown: not released, so no published metadata states them" in words
+    assert re.search(r'<abbr title="From torch-tensorrt 2\.14\.0 metadata, Requires-Dist">'
+                     r"PyTorch &gt;=2\.14\.0,&lt;2\.15\.0</abbr>", matrix), matrix
+
+
+def _text(page: Path) -> str:
+    body = page.read_text(encoding="utf-8").split('role="main"', 1)[-1]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", body)).split())
+
+
+def test_inline_notes_fit_their_sentence(tmp_path: Path) -> None:
+    proc = build(FIXTURE, tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    text = _text(tmp_path / "out" / "prose.html")
+    # inside the prose's own parentheses the note brings none
+    assert "The export keeps it (New in 2.14; Linux only in 2.14)." in text
+    # a run of equal notes says it once; different notes both stay
+    assert ("Both exist (New in 2.14; Linux only in 2.14, New in 2.14; Linux x86-64 only in 2.14) "
+            "and so on (New in 2.14; Linux only in 2.14).") in text
+    assert "Both need (Needs a build newer than 2.14, such as a nightly)." in text
+    # parentheses in inline code do not count; closed ones do not either
+    assert "A call (see f(x)) then (Needs a build newer than 2.14, such as a nightly)." in text
+    assert "((" not in text and "))" not in text.replace("f(x))", "")
+
+
+def test_changed_behaviour_reads_like_versionchanged(tmp_path: Path) -> None:
+    proc = build(FIXTURE, tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    page = (tmp_path / "out" / "prose.html").read_text(encoding="utf-8")
+    # Sphinx's versionchanged markup, which the theme styles
+    block = re.search(r'<div class="trtdocs-feature-note versionchanged">\s*<p><span class="versionmodified changed">'
+                      r"Changed in 2\.15: </span>(.*?)</p>", page, re.S)
+    assert block, page
+    assert html.unescape(re.sub(r"<[^>]+>", "", block.group(1))) == (
+        "Changed default. The default keeps the graph. See the support matrix.")
+    assert "Saving keeps the graph (Changed in 2.15)." in _text(tmp_path / "out" / "prose.html")
+    assert "Needs Torch-TensorRT 2.15" not in block.group(0)

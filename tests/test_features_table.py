@@ -116,7 +116,23 @@ NOT_IN_2_14 = {
         "executorch-runtime" in r for r in importlib.metadata.requires("torch-tensorrt") or ()),
     "cmake-wheel-package": lambda: not (_site() / "torch_tensorrt_executorch_runtime" / "cmake").exists(),
     "gpu-resident-io-python": lambda: "CPU" in _py("torch_tensorrt_executorch_runtime/runtime.py"),
+    "refuse-weightless-engines": lambda: not re.search(r"weightless|strip_weights|strip_engine", _py(*ALL_PY)),
+    "runtime-options-python": lambda: _no_python_backend_options(),
 }
+
+
+def _no_python_backend_options() -> bool:
+    """executorch 1.4.1's Python runtime defines no function or parameter about
+    backend options (read from the source: importing it takes half a minute)."""
+    import ast
+
+    dist = importlib.metadata.distribution("executorch")
+    assert dist.version.startswith("1.4.1")
+    tree = ast.parse(Path(dist.locate_file("executorch/runtime/__init__.py")).read_text(encoding="utf-8"))
+    names = [n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+    names += [a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in (*n.args, *n.kwonlyargs)]
+    assert "load_program" in names  # the file is the runtime module
+    return not any("option" in name.lower() for name in names)
 
 
 @pytest.mark.parametrize("fid", sorted(IN_2_14))
@@ -134,6 +150,15 @@ def test_later_features_are_absent_from_the_2_14_wheels(table: F.FeaturesTable, 
 def test_every_2_14_feature_has_wheel_evidence(table: F.FeaturesTable) -> None:
     in_214 = {f.id for f in table.features if f.since == "2.14"}
     assert in_214 - NOT_IN_WHEEL == set(IN_2_14)
+
+
+def test_the_2_14_column_is_checked_against_the_wheels(table: F.FeaturesTable) -> None:
+    """Every yes and no of the documented release has a check above on the installed 2.14 stack."""
+    states = {f.id: f.cells["2.14"].state for f in table.features}
+    assert {fid for fid, s in states.items() if s == "no"} == set(NOT_IN_2_14)
+    assert {fid for fid, s in states.items() if s == "yes"} <= set(IN_2_14) | NOT_IN_WHEEL
+    # the one 2.14 feature whose behaviour with engines no source shows
+    assert {fid for fid, s in states.items() if s not in ("yes", "no")} == {"etrecord"}
 
 
 # -- notes, platforms, requirements --------------------------------------------
@@ -247,9 +272,45 @@ GOOD = FIXTURE.read_text(encoding="utf-8")
     ('[releases."2.15"]', '[releases."2.x"]', "releases.'2.x': release key '2.x' is not a version"),
     ('status = "described"', 'status = "beta"', "releases.'2.15'.status: unknown status 'beta'"),
     ('version = "2.15.0"', 'version = "2.16.0"', "releases.'2.15'.version: '2.16.0' does not belong"),
-    ('pins = { torch = ">=2.14.0,<2.15.0" }', 'pins = { torch = "latest" }',
-     "releases.'2.14'.pins.torch: 'latest' is neither a version nor a specifier"),
-    ('pins = { torch = ">=2.14.0,<2.15.0" }', 'pins = { numpy = "2" }', "releases.'2.14'.pins.numpy: unknown pin"),
+    ('spec = ">=2.14.0,<2.15.0"', 'spec = "latest"',
+     "releases.'2.14'.pins.torch.spec: 'latest' is neither a version nor a specifier"),
+    ('pins = { torch = {', 'pins = { numpy = {', "releases.'2.14'.pins.numpy: unknown pin"),
+    ('pins = { torch = { spec = ">=2.14.0,<2.15.0", metadata = "torch-tensorrt==2.14.0", field = "Requires-Dist" } }',
+     'pins = { torch = ">=2.14.0,<2.15.0" }', "releases.'2.14'.pins.torch: must be a table"),
+    ('metadata = "torch-tensorrt==2.14.0"', 'metadata = "a dry-run"',
+     "releases.'2.14'.pins.torch.metadata: 'a dry-run' must name one published distribution"),
+    ('metadata = "torch-tensorrt==2.14.0"', 'metadata = "torch-tensorrt>=2.14"',
+     "releases.'2.14'.pins.torch.metadata: 'torch-tensorrt>=2.14' must name one published distribution"),
+    ('field = "Requires-Dist"', 'field = "Summary"', "releases.'2.14'.pins.torch.field: unknown field 'Summary'"),
+    (', field = "Requires-Dist" }', ' }', "releases.'2.14'.pins.torch: missing key 'field'"),
+    ('pins = {}\ninstall = { index_url = "", extra', 'pins = { cuda = { spec = "13.2", metadata = "torch-tensorrt==2.14.0", '
+     'field = "Description" } }\ninstall = { index_url = "", extra',
+     "releases.'2.15'.pins: a described release has no published metadata to take a pin from"),
+    # cells: every release, a known state, a source for yes/no/broken, agreement with since
+    ('"2.14" = { state = "yes", evidence = "fixture" }, "2.15" = { state = "yes", evidence = "fixture" }, '
+     'nightly = { state = "yes", evidence = "fixture" } }\n\n[[features]]\nid = "next"',
+     '"2.14" = { state = "yes" }, "2.15" = { state = "yes", evidence = "fixture" }, '
+     'nightly = { state = "yes", evidence = "fixture" } }\n\n[[features]]\nid = "next"',
+     "features[0] 'old'.cells.'2.14': state 'yes' needs its evidence"),
+    ('"2.14" = { state = "no", evidence = "fixture" }, "2.15" = { state = "yes"',
+     '"2.14" = { state = "no", evidence = "  " }, "2.15" = { state = "yes"',
+     "features[1] 'next'.cells.'2.14': state 'no' needs its evidence"),
+    ('nightly = { state = "broken", evidence = "fixture" }', 'nightly = { state = "broken" }',
+     "features[4] 'internal'.cells.nightly: state 'broken' needs its evidence"),
+    ('nightly = { state = "broken", evidence = "fixture" }', 'nightly = { state = "flaky", evidence = "x" }',
+     "features[4] 'internal'.cells.nightly.state: unknown state 'flaky'"),
+    (', nightly = { state = "broken", evidence = "fixture" }', '',
+     "features[4] 'internal'.cells: missing release 'nightly'"),
+    ('"2.14" = { state = "no", evidence = "fixture" }, "2.15" = { state = "yes"',
+     '"2.14" = { state = "yes", evidence = "fixture" }, "2.15" = { state = "yes"',
+     "features[1] 'next'.cells.'2.14'.state: is 'yes' but since = '2.15' says release '2.14' lacks the feature"),
+    ('"2.15" = { state = "unconfirmed" }, nightly = { state = "broken"',
+     '"2.15" = { state = "no", evidence = "x" }, nightly = { state = "broken"',
+     "features[4] 'internal'.cells.'2.15'.state: is 'no' but since = '2.14' says release '2.15' has the feature"),
+    ('nightly = { state = "broken", evidence = "fixture" }', 'nightly = { state = "broken", evidence = "fixture", why = "x" }',
+     "features[4] 'internal'.cells.nightly: unknown key 'why'"),
+    ('table_only = "internal to the delegate"', 'table_only = "internal to the delegate"\nkind = "renamed"',
+     "features[4] 'internal'.kind: unknown kind 'renamed'"),
     ('note = "Not for readers."', 'note = "Not for `readers."', "features[4] 'internal'.note: has an unclosed"),
     ('table_only = "internal to the delegate"', 'table_only = ""',
      "features[4] 'internal'.table_only: must be a non-empty string"),

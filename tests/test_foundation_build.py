@@ -175,7 +175,10 @@ def test_editing_the_features_table_regates_on_the_next_build(tmp_path: Path) ->
     assert "recorded value 42" in _html(tmp_path / "_build", "notebooks/feature").get_text()
     text = table.read_text()
     start = text.index('id = "pte-save"')
-    table.write_text(text[:start] + text[start:].replace('since = "2.14"', 'since = "2.15"', 1))
+    # the feature moves to 2.15: its since, and its 2.14 cell with it
+    moved = text[start:].replace('since = "2.14"', 'since = "2.15"', 1)
+    moved = moved.replace('"2.14" = { state = "yes"', '"2.14" = { state = "no"', 1)
+    table.write_text(text[:start] + moved)
     result = sphinx_build(site, tmp_path / "_build", *args)
     assert result.returncode == 0, log(result)
     page = _html(tmp_path / "_build", "notebooks/feature")

@@ -12,9 +12,15 @@ One table drives every version note of the guide:
 * install commands come from each release's ``install`` table
   (:meth:`FeaturesTable.install_command`).
 
+Every feature has one cell per release: yes, no, unconfirmed or broken (it
+exists but fails), each with its evidence; a yes, no or broken cell without a
+source is an error. A release's pins name the published metadata they are read
+from, and only a released release has pins (tests/test_features_evidence.py
+reads them back from the installed wheels).
+
 The table is loaded and validated at ``config-inited``; every problem names
-the file and the entry. Vocabularies are frozen: an unknown key, status or
-platform is an error, not a silent default.
+the file and the entry. Vocabularies are frozen: an unknown key, status,
+state, field or platform is an error, not a silent default.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from packaging.version import InvalidVersion, Version
 from sphinx import addnodes
 from sphinx.errors import ConfigError
 from sphinx.util import logging
+from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
 from .requirements import FEATURE_PREFIX, RequirementError
@@ -65,6 +72,13 @@ PLATFORMS: Mapping[str, str] = {
     "windows-x86_64": "Windows x86-64",
 }
 
+# Release status -> what the pins column says when the release has no pins.
+UNPINNED: Mapping[str, str] = {
+    "released": "none stated",
+    "described": "unknown: not released, so no published metadata states them",
+    "nightly": "set by each nightly build",
+}
+
 # Pin name -> what it pins.
 PINS: Mapping[str, str] = {
     "torch": "PyTorch",
@@ -73,6 +87,40 @@ PINS: Mapping[str, str] = {
     "runtime": "torch-tensorrt-executorch-runtime",
     "cuda": "CUDA",
     "python": "Python",
+}
+
+# Cell state -> what it says. Each release cell of a feature is one of these.
+STATES: Mapping[str, str] = {
+    "yes": "the release has it and it works",
+    "no": "the release does not have it",
+    "unconfirmed": "no source shows whether the release has it or whether it works",
+    "broken": "the release has it but it fails",
+}
+# States a cell may not claim without a source.
+NEEDS_EVIDENCE = frozenset({"yes", "no", "broken"})
+
+# Feature kind -> how its notes head it: a new feature, or a behaviour that changed
+# (rendered like Sphinx's versionchanged).
+KINDS: Mapping[str, str] = {
+    "added": "a feature the release adds",
+    "changed": "a behaviour the release changes",
+}
+
+# Metadata field a pin is read from -> what it holds (core metadata names).
+PIN_FIELDS: Mapping[str, str] = {
+    "Requires-Dist": "a requirement on the pinned distribution",
+    "Requires-Python": "the Python versions the distribution supports",
+    "Version": "the pinned distribution's own version",
+    "Description": "the project description (README), for versions no other field states",
+}
+# Pin name -> the distribution a Requires-Dist or Version field names (None: not a distribution).
+PIN_DISTRIBUTIONS: Mapping[str, str | None] = {
+    "torch": "torch",
+    "executorch": "executorch",
+    "tensorrt": "tensorrt-cu13",
+    "runtime": "torch-tensorrt-executorch-runtime",
+    "cuda": None,
+    "python": None,
 }
 
 _TOP_KEYS = frozenset({"documented", "releases", "features"})
@@ -86,7 +134,9 @@ INSTALL_PLATFORMS = ("linux", "windows")
 # uv takes each package from the first index that has it; with several indexes the
 # nightly (or CUDA) wheels only win when uv compares versions across all of them.
 UV_INDEX_STRATEGY = "unsafe-best-match"
-_FEATURE_KEYS = frozenset({"id", "title", "since", "platforms", "note", "evidence", "table_only"})
+_FEATURE_KEYS = frozenset({"id", "title", "since", "kind", "platforms", "note", "cells", "table_only"})
+_CELL_KEYS = frozenset({"state", "evidence", "remark"})
+_PIN_KEYS = frozenset({"spec", "metadata", "field"})
 _ID = re.compile(r"[a-z0-9][a-z0-9.-]*\Z")
 
 DEFAULT_FILE = "docs/features.toml"
@@ -133,6 +183,18 @@ class Install:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class PinSource:
+    """Where a pin comes from: one field of a published distribution's metadata."""
+
+    distribution: str  # the distribution whose metadata states it ("torch-tensorrt")
+    version: str  # that distribution's version ("2.14.0")
+    field: str  # one of PIN_FIELDS
+
+    def __str__(self) -> str:
+        return f"{self.distribution} {self.version} metadata, {self.field}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Release:
     """One column of the matrix (``[releases.<key>]``)."""
 
@@ -143,6 +205,7 @@ class Release:
     platforms: tuple[str, ...]  # PLATFORMS names the release supports
     evidence: str  # where the pins and platforms come from
     pins: Mapping[str, str]  # PINS name -> PEP 440 version or specifier
+    pin_sources: Mapping[str, PinSource]  # PINS name -> the metadata it is taken from
     install: Install
 
     @property
@@ -157,17 +220,27 @@ class Release:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Cell:
+    """What is known about one feature in one release (``cells.<release>``)."""
+
+    state: str  # one of STATES
+    evidence: str  # the source: a wheel path, a PR or issue URL, PyPI metadata; "" only if unconfirmed
+    remark: str  # a few words shown beside the state ("deprecated"); "" = none
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Feature:
     """One row of the matrix (``[[features]]``)."""
 
     id: str  # what pages, roles and `feature:<id>` name
     title: str  # short name in the matrix
     since: str  # release key of the first release that has it, or "nightly"
+    kind: str  # one of KINDS
     # release key -> platforms from that release on (until the next key);
     # {} = every platform of each release
     platforms: Mapping[str, tuple[str, ...]]
     note: str  # one line: what it is and its limits
-    evidence: str  # the file or page that shows it
+    cells: Mapping[str, Cell]  # release key -> what is known there, one per release
     table_only: str  # why no page references it; "" = a page must
 
 
@@ -240,6 +313,8 @@ class FeaturesTable:
     def availability(self, feature: Feature) -> str:
         """The headline of a note, relative to the documented release."""
         documented = self.documented
+        if feature.kind == "changed":
+            return f"Changed in {feature.since}"
         if feature.since == documented:
             return f"New in {documented}"
         if self.has(feature, documented):
@@ -438,19 +513,39 @@ class _Validator:
         if not isinstance(pins_raw, dict):
             raise self.fail(f"{entry}.pins", "must be a table")
         pins: dict[str, str] = {}
-        for name, value in pins_raw.items():
+        sources: dict[str, PinSource] = {}
+        if pins_raw and status != "released":
+            raise self.fail(f"{entry}.pins", f"a {status} release has no published metadata to take a pin "
+                                             "from; leave its pins empty")
+        for name, raw_pin in pins_raw.items():
             pin_entry = f"{entry}.pins.{name}"
             if name not in PINS:
                 raise self.fail(pin_entry, f"unknown pin; known: {sorted(PINS)}")
-            value = self.string(pin_entry, value, empty=False)
+            pin = self.keys(pin_entry, raw_pin, _PIN_KEYS, _PIN_KEYS)
+            value = self.string(f"{pin_entry}.spec", pin["spec"], empty=False)
             try:
                 Version(value)
             except InvalidVersion:
                 try:
                     SpecifierSet(value)
                 except InvalidSpecifier:
-                    raise self.fail(pin_entry, f"{value!r} is neither a version nor a specifier") from None
+                    raise self.fail(f"{pin_entry}.spec", f"{value!r} is neither a version nor a specifier") from None
+            field = self.string(f"{pin_entry}.field", pin["field"], empty=False)
+            if field not in PIN_FIELDS:
+                raise self.fail(f"{pin_entry}.field", f"unknown field {field!r}; known: {sorted(PIN_FIELDS)}")
+            if field in ("Requires-Dist", "Version") and PIN_DISTRIBUTIONS[name] is None:
+                raise self.fail(f"{pin_entry}.field", f"{name} is not a distribution; no {field} names it")
+            source = self.string(f"{pin_entry}.metadata", pin["metadata"], empty=False)
+            try:
+                req = Requirement(source)
+                [spec] = req.specifier
+                if spec.operator != "==" or req.extras or req.marker or req.url:
+                    raise ValueError
+            except Exception:  # packaging's InvalidRequirement, or not one exact version
+                raise self.fail(f"{pin_entry}.metadata",
+                                f"{source!r} must name one published distribution as <name>==<version>") from None
             pins[name] = value
+            sources[name] = PinSource(req.name, spec.version, field)
         install_raw = self.keys(f"{entry}.install", data["install"], _INSTALL_KEYS | _INSTALL_OPTIONAL,
                                 _INSTALL_KEYS)
         packages = self.strings(f"{entry}.install.packages", install_raw["packages"])
@@ -480,13 +575,13 @@ class _Validator:
             date=self.string(f"{entry}.date", data["date"]),
             platforms=self.platform_list(f"{entry}.platforms", data["platforms"]),
             evidence=self.string(f"{entry}.evidence", data["evidence"], empty=False),
-            pins=pins, install=install)
+            pins=pins, pin_sources=sources, install=install)
 
     def feature(self, index: int, raw: object, releases: tuple[Release, ...]) -> Feature:
         entry = f"features[{index}]"
         if isinstance(raw, dict) and isinstance(raw.get("id"), str):
             entry += f" {raw['id']!r}"
-        data = self.keys(entry, raw, _FEATURE_KEYS, _FEATURE_KEYS - {"platforms", "table_only"})
+        data = self.keys(entry, raw, _FEATURE_KEYS, _FEATURE_KEYS - {"platforms", "table_only", "kind"})
         fid = self.string(f"{entry}.id", data["id"], empty=False)
         if not _ID.match(fid):
             raise self.fail(entry, "an id is lower-case letters, digits, '.' and '-'")
@@ -518,13 +613,53 @@ class _Validator:
         table_only = data.get("table_only", "")
         if "table_only" in data:
             table_only = self.string(f"{entry}.table_only", table_only, empty=False)
+        kind = self.string(f"{entry}.kind", data.get("kind", "added"), empty=False)
+        if kind not in KINDS:
+            raise self.fail(f"{entry}.kind", f"unknown kind {kind!r}; known: {sorted(KINDS)}")
+        if kind == "changed" and since == NIGHTLY:
+            raise self.fail(f"{entry}.kind", "a changed behaviour names the release that changed it, not nightly")
         return Feature(
             id=fid,
             title=self.note(f"{entry}.title", data["title"]),
-            since=since, platforms=platforms,
+            since=since, kind=kind, platforms=platforms,
             note=self.note(f"{entry}.note", data["note"]),
-            evidence=self.string(f"{entry}.evidence", data["evidence"], empty=False),
+            cells=self.cells(f"{entry}.cells", data["cells"], keys, since),
             table_only=table_only)
+
+    def cells(self, entry: str, raw: object, keys: list[str], since: str) -> dict[str, Cell]:
+        """One cell per release; a yes, no or broken cell names its source, and
+        the cells agree with ``since`` (nothing before it, something from it on)."""
+        if not isinstance(raw, dict):
+            raise self.fail(entry, f"must be a table of release -> {{state, evidence}}, not {raw!r}")
+        unknown = sorted(set(raw) - set(keys))
+        if unknown:
+            raise self.fail(entry, f"unknown release {unknown[0]!r}; known: {keys}")
+        cells: dict[str, Cell] = {}
+        for key in keys:
+            cell_entry = f"{entry}.{key!r}" if "." in key else f"{entry}.{key}"
+            if key not in raw:
+                raise self.fail(entry, f"missing release {key!r}: every release gets a cell "
+                                       f"({', '.join(sorted(STATES))})")
+            data = self.keys(cell_entry, raw[key], _CELL_KEYS, frozenset({"state"}))
+            state = self.string(f"{cell_entry}.state", data["state"], empty=False)
+            if state not in STATES:
+                raise self.fail(f"{cell_entry}.state", f"unknown state {state!r}; known: {sorted(STATES)}")
+            evidence = self.string(f"{cell_entry}.evidence", data.get("evidence", "")).strip()
+            if state in NEEDS_EVIDENCE and not evidence:
+                raise self.fail(cell_entry, f"state {state!r} needs its evidence: the wheel path, PR or "
+                                            "issue URL or PyPI metadata that shows it")
+            if "\n" in evidence:
+                raise self.fail(f"{cell_entry}.evidence", "must be one line")
+            remark = self.string(f"{cell_entry}.remark", data.get("remark", "")).strip()
+            before = keys.index(key) < keys.index(since)
+            if before and state not in ("no", "unconfirmed"):
+                raise self.fail(f"{cell_entry}.state", f"is {state!r} but since = {since!r} says "
+                                                       f"release {key!r} lacks the feature")
+            if not before and state == "no":
+                raise self.fail(f"{cell_entry}.state", f"is 'no' but since = {since!r} says "
+                                                       f"release {key!r} has the feature")
+            cells[key] = Cell(state, evidence, remark)
+        return cells
 
 
 def line_of(path: Path, feature_id: str) -> int:
@@ -597,6 +732,8 @@ class FeatureNote(SphinxDirective):
         if feature is None:
             return []
         table = table_of(self.env)
+        if feature.kind == "changed":
+            return [self._changed(table, feature)]
         available = table.has(feature, table.documented)
         box = nodes.admonition(classes=["trtdocs-feature-note", "note" if available else "important"])
         box += nodes.title(text=table.availability(feature))
@@ -611,6 +748,24 @@ class FeatureNote(SphinxDirective):
         box += para
         return [box]
 
+    def _changed(self, table: FeaturesTable, feature: Feature) -> addnodes.versionmodified:
+        """A changed behaviour, as Sphinx's ``versionchanged`` renders it
+        (same node and classes, so the theme styles it), without entering the
+        change log of the changes builder."""
+        node = addnodes.versionmodified(type="versionchanged", version=feature.since,
+                                        classes=["trtdocs-feature-note"])
+        self.set_source_info(node)
+        para = nodes.paragraph(translatable=False)
+        para += nodes.inline("", f"{table.availability(feature)}: ", classes=["versionmodified", "changed"])
+        para += inline(feature.title)
+        para += nodes.Text(". ")
+        para += inline(feature.note)
+        para += nodes.Text(" See ")
+        para += _matrix_ref(self.env, feature, "the support matrix")
+        para += nodes.Text(".")
+        node += para
+        return node
+
 
 class FeatureRole(SphinxRole):
     """``{feature}`<id>```: the short note, as a link to the matrix row."""
@@ -620,11 +775,63 @@ class FeatureRole(SphinxRole):
         if feature is None:
             return [], []
         text = table_of(self.env).note_text(feature)
-        wrapper = nodes.inline(classes=["trtdocs-feature"])
+        wrapper = nodes.inline(classes=["trtdocs-feature"], trtdocs_note=text)
         wrapper += nodes.Text("(")
         wrapper += _matrix_ref(self.env, feature, text)
         wrapper += nodes.Text(")")
         return [wrapper], []
+
+
+# Text that may separate two inline notes of one run ("a, b", "a and b").
+_NOTE_SEPARATORS = frozenset({",", ";", "and", "or", ", and", ", or"})
+
+
+class FeatureNoteParentheses(SphinxTransform):
+    """Inline notes fit the sentence they sit in.
+
+    A ``{feature}`` role brings its own parentheses. Inside parentheses the
+    prose already opened, it drops them (no "((New in 2.14))"); and a run of
+    notes with the same text ("a, b", "a and b") keeps the first one only, so
+    a sentence does not say "New in 2.14" twice.
+    """
+
+    default_priority = 700  # after the roles have run; before references resolve
+
+    def apply(self, **kwargs: Any) -> None:
+        parents = {id(n.parent): n.parent for n in self.document.findall(_is_feature_note)}
+        for parent in parents.values():
+            self._fit(parent)
+
+    @staticmethod
+    def _fit(parent: nodes.Element) -> None:
+        # Text nodes are strings and compare equal by value, so this works on
+        # positions, never on parent.index() or parent.remove().
+        kept: list[nodes.Node] = []
+        depth = 0
+        previous: int | None = None  # index in `kept` of the last note, while only separators follow it
+        for child in parent.children:
+            if _is_feature_note(child):
+                if previous is not None and kept[previous]["trtdocs_note"] == child["trtdocs_note"]:
+                    del kept[previous + 1:]  # the separator, then this note, go
+                    continue
+                if depth > 0:
+                    child.children = [c for c in child.children if not isinstance(c, nodes.Text)]
+                previous = len(kept)
+            elif isinstance(child, nodes.Text):
+                words = child.astext()
+                depth = max(0, depth + words.count("(") - words.count(")"))
+                if words.strip() not in _NOTE_SEPARATORS:
+                    previous = None
+            else:
+                previous = None
+            kept.append(child)
+        if len(kept) != len(parent.children):
+            parent.children = []
+            parent.extend(kept)
+
+
+def _is_feature_note(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.inline) and "trtdocs_note" in node.attributes
 
 
 class InstallCommand(SphinxDirective):
@@ -683,7 +890,13 @@ class SupportMatrix(SphinxDirective):
             item += term
             body = nodes.definition()
             body += nodes.paragraph("", "", nodes.Text(f"{table.note_text(f)}. "), *inline(f.note))
-            body += nodes.paragraph(text=f"Evidence: {f.evidence}.")
+            known = nodes.bullet_list(classes=["trtdocs-feature-evidence"])
+            for r in table.releases:
+                cell = f.cells[r.key]
+                words = f"{self._column(table, r)}: {cell_words(table, f, r)}"
+                known += nodes.list_item("", nodes.paragraph(
+                    "", "", nodes.strong(text=words), nodes.Text(f". {cell_source(cell)}.")))
+            body += known
             if f.table_only:
                 body += nodes.paragraph(text=f"Listed here only: {f.table_only}.")
             item += body
@@ -699,13 +912,12 @@ class SupportMatrix(SphinxDirective):
         for f in table.features:
             cells: list[nodes.Node | str] = [_matrix_ref(self.env, f, f.title)]
             for r in releases:
-                here = table.platforms(f, r.key)
-                if not here:
-                    cells.append("no")
-                elif set(here) == set(r.platforms):
-                    cells.append("yes")
-                else:
-                    cells.append(f"{_platform_words(here)} only")
+                cell = f.cells[r.key]
+                # the state as a tooltip-carrying abbreviation; the list below
+                # the matrix spells out every source
+                cells.append(nodes.abbreviation(
+                    "", cell_words(table, f, r), explanation=cell_source(cell),
+                    classes=["trtdocs-cell", f"trtdocs-cell-{cell.state}"]))
             rows.append(cells)
         return _table(head, rows, "trtdocs-support-matrix")
 
@@ -720,11 +932,43 @@ class SupportMatrix(SphinxDirective):
         rows = []
         for r in table.releases:
             status = STATUSES[r.status] + (f" ({r.date})" if r.date else "")
-            pins = "; ".join(f"{PINS[k]} {v}" for k, v in r.pins.items())
             rows.append([r.version or "Nightly", status,
-                         ", ".join(PLATFORMS[p] for p in r.platforms), pins,
+                         ", ".join(PLATFORMS[p] for p in r.platforms), _pins_cell(r),
                          nodes.literal(text=table.install_command(r.key))])
         return _table(head, rows, "trtdocs-release-table")
+
+
+def cell_words(table: FeaturesTable, feature: Feature, release: Release) -> str:
+    """What a matrix cell says: the state, with the platforms where a working
+    feature covers fewer than the release, and the cell's remark."""
+    cell = feature.cells[release.key]
+    words = cell.state
+    if cell.state in ("yes", "broken"):
+        here = table.platforms(feature, release.key)
+        if here and set(here) != set(release.platforms):
+            words = f"{cell.state}, {_platform_words(here)} only"
+    return f"{words}, {cell.remark}" if cell.remark else words
+
+
+def cell_source(cell: Cell) -> str:
+    """The tooltip and list text of a cell's evidence."""
+    if cell.state == "unconfirmed":
+        return f"Known: {cell.evidence}" if cell.evidence else "No source shows it"
+    return f"Source: {cell.evidence}"
+
+
+def _pins_cell(release: Release) -> nodes.inline:
+    """Each pin with its metadata source as a tooltip; a release with no
+    published metadata says why it shows none."""
+    cell = nodes.inline(classes=["trtdocs-pins"])
+    if not release.pins:
+        cell += nodes.Text(UNPINNED[release.status])
+        return cell
+    for i, (name, spec) in enumerate(release.pins.items()):
+        if i:
+            cell += nodes.Text("; ")
+        cell += nodes.abbreviation("", f"{PINS[name]} {spec}", explanation=f"From {release.pin_sources[name]}")
+    return cell
 
 
 def _table(head: list[str], rows: list[list[nodes.Node | str]], cls: str) -> nodes.table:
@@ -804,6 +1048,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-check-consistency", check_references)
     app.add_directive("feature-note", FeatureNote)
     app.add_role("feature", FeatureRole())
+    app.add_transform(FeatureNoteParentheses)
     app.add_directive("support-matrix", SupportMatrix)
     app.add_directive("install-command", InstallCommand)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
