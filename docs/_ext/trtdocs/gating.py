@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import nbformat
-import yaml
 from myst_nb.core.read import is_myst_markdown_notebook, read_myst_markdown_notebook
 from sphinx.util import logging
 
 from . import cachekey, recorded, requirements
 from .dataflow import cell_names
 from .environment import Environment
+from .frontmatter import front_matter_problem
 
 logger = logging.getLogger(__name__)
 
@@ -145,37 +145,6 @@ class NotebookReader:
 
 
 read_notebook = NotebookReader()
-
-
-def front_matter_problem(text: str) -> tuple[int, str] | None:
-    """The file line and the problem of a broken front matter, or None.
-
-    myst-nb treats a page whose front matter does not parse as plain Markdown,
-    and counts lines from the front matter's first line; this counts file lines.
-    """
-    lines = text.splitlines()
-    if not lines or lines[0].rstrip() != "---":
-        return None
-    end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in ("---", "...")), None)
-    if end is None:
-        return 1, ("the front matter that `---` opens on line 1 is never closed: add a line "
-                   "`---` after its last key")
-    try:
-        data = yaml.safe_load("\n".join(lines[1:end]))
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        if mark is None or mark.line >= end - 1:  # at the end: where the construct opened
-            mark = exc.context_mark or mark
-        line = mark.line + 2 if mark is not None else 1  # YAML's line 0 is file line 2
-        what = "; ".join(filter(None, (exc.context, exc.problem)))
-        return line, (f"the front matter (lines 1-{end + 1}) is not valid YAML: {what} at line "
-                      f"{line}: fix the YAML between the `---` lines")
-    except yaml.YAMLError as exc:
-        return 1, f"the front matter (lines 1-{end + 1}) is not valid YAML: {exc}"
-    if data is not None and not isinstance(data, dict):
-        return 2, (f"the front matter (lines 1-{end + 1}) must be a mapping of `key: value` lines, "
-                   f"not a {type(data).__name__}")
-    return None
 
 
 def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan:
