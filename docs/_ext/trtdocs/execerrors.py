@@ -10,6 +10,7 @@ page keeps what was rendered and says, at its end, that it failed.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     import nbformat
     from sphinx.application import Sphinx
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # IPython colours its tracebacks
 # Tags that keep a cell, or its output, off the page (myst-nb's vocabulary).
 HIDING_TAGS = frozenset({"remove-cell", "remove-input", "remove-output", "hide-cell", "hide-output"})
 
@@ -79,8 +81,10 @@ def describe(error: BaseException, nb: nbformat.NotebookNode, app: Sphinx) -> tu
                       f"raise the timeout for this page with `mystnb: execution_timeout: <seconds>` "
                       f"in its front matter (`nb_execution_timeout` in conf.py sets it for every page).")
     if isinstance(error, CellExecutionError):
+        details = _ANSI.sub("", str(error)).strip()  # the cell's source and IPython's traceback
         return line, (f"{where} raised {error.ename}: {error.evalue}.{note} Fix the cell; if the "
-                      f"error is what the page means to show, tag the cell `raises-exception`.")
+                      f"error is what the page means to show, tag the cell `raises-exception`.\n"
+                      f"{details}")
     return line, f"executing the notebook failed: {type(error).__name__}: {error}"
 
 
