@@ -128,6 +128,7 @@ class NotebookReader:
         if plan.record_seen:
             env.note_dependency(str(recorded.record_path(self.context.record_dir, env.docname)))
         self.notebooks[env.docname] = nb
+        _stable_ids(nb)
         return nb
 
     def _broken_front_matter(self, text: str, line: int, message: str) -> nbformat.NotebookNode:
@@ -141,10 +142,18 @@ class NotebookReader:
             f"{title}\n\n```{{error}}\nThis page failed to build: its front matter is broken "
             f"(line {line}): {message}\n```\n")]
         nb.metadata["mystnb"] = {"execution_mode": "off"}
+        _stable_ids(nb)
         return nb
 
 
 read_notebook = NotebookReader()
+
+
+def _stable_ids(nb: nbformat.NotebookNode) -> None:
+    """Cell ids from the cells' places: nbformat draws random ones, and two
+    builds of one checkout must write the same notebooks."""
+    for number, cell in enumerate(nb.cells, start=1):
+        cell["id"] = f"cell-{number}"
 
 
 def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan:
