@@ -17,11 +17,13 @@ from docutils import nodes
 from myst_nb.core.execute.base import ExecutionError
 from myst_nb.sphinx_ import Parser as MystNbParser
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+from sphinx.util import logging
 
 if TYPE_CHECKING:
     import nbformat
     from sphinx.application import Sphinx
 
+logger = logging.getLogger(__name__)
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # IPython colours its tracebacks
 # Tags that keep a cell, or its output, off the page (myst-nb's vocabulary).
 HIDING_TAGS = frozenset({"remove-cell", "remove-input", "remove-output", "hide-cell", "hide-output"})
@@ -103,8 +105,10 @@ class Parser(MystNbParser):
             nb = read_notebook.notebooks.pop(docname, None)
             line, message = describe(cause, nb, read_notebook.app) if nb is not None else (1, str(cause))
             plan = env.trtdocs_pages.get(docname)
-            if plan is not None:
+            if plan is not None:  # reported, and fails the build, at build-finished
                 plan.problems.append((line, message, "error"))
+            else:
+                logger.error(message, location=(docname, line), type="trtdocs", subtype="execution")
             # Execution stopped before myst rendered the page; its transforms
             # still read the settings the renderer sets when it finishes.
             document.attributes.pop("nb_renderer", None)  # myst-nb removes it when it finishes
@@ -116,8 +120,12 @@ class Parser(MystNbParser):
             section = nodes.section(ids=[nodes.make_id(title) or "page"],
                                     names=[nodes.fully_normalize_name(title)])
             section += nodes.title(text=title)
-            section += nodes.error("", nodes.paragraph(
-                text=f"This page failed to build: {env.doc2path(docname, False)}:{line}: {message}"))
+            summary, _, details = message.partition("\n")
+            box = nodes.error("", nodes.paragraph(
+                text=f"This page failed to build: {env.doc2path(docname, False)}:{line}: {summary}"))
+            if details:
+                box += nodes.literal_block(details, details)
+            section += box
             document += section
         else:
             read_notebook.notebooks.pop(read_notebook.app.env.docname, None)
