@@ -1,6 +1,7 @@
 # Build and test the Torch-TensorRT on ExecuTorch deployment guide.
 #
-#   make html        build the site into _build/html (creates the venv if missing)
+#   make html        build the site into _build/html (creates the venv if missing);
+#                    a failed build leaves the last good _build/html untouched
 #   make test        run the tests, including a strict build of the real site
 #   make html REQUIRE_ALL=1   fail if any notebook or cell was not executed
 #   make record      record executed notebooks into notebooks/_recorded/
@@ -20,12 +21,31 @@ VENV        ?= $(VENV_ROOT)/$(VENV_KEY)
 VENV_STAMP  := $(VENV)/.complete
 BIN         := $(VENV)/bin
 BUILDDIR    ?= _build
+SOURCEDIR   ?= .
 SPHINXOPTS  ?=
 # -W: warnings are errors; -n: every reference must resolve; --keep-going: report all of them.
 # -T: full tracebacks; -d: doctrees stay out of the published html.
 SPHINXBUILD  = $(BIN)/sphinx-build -W -n --keep-going -T -d $(BUILDDIR)/doctrees $(SPHINXOPTS)
 
 export REQUIRE_ALL
+
+# A build writes into $(BUILDDIR)/html.next, seeded with the last good site so
+# that a rebuild stays incremental, and replaces $(BUILDDIR)/html only when it
+# succeeds. A failed build leaves the last good site untouched; its own pages
+# stay in $(BUILDDIR)/html.failed for a look. $(1): variables for the build.
+define STAGED_BUILD
+	@rm -rf "$(BUILDDIR)/html.next" && mkdir -p "$(BUILDDIR)" && \
+	  if [ -d "$(BUILDDIR)/html" ]; then cp -a "$(BUILDDIR)/html" "$(BUILDDIR)/html.next"; fi
+	@echo "$(strip $(1) $(SPHINXBUILD) -b html $(SOURCEDIR) $(BUILDDIR)/html.next)"
+	@$(1) $(SPHINXBUILD) -b html $(SOURCEDIR) $(BUILDDIR)/html.next || { \
+	  rm -rf "$(BUILDDIR)/html.failed" && mv "$(BUILDDIR)/html.next" "$(BUILDDIR)/html.failed" && \
+	  echo "make: the build FAILED (errors above). $(BUILDDIR)/html still holds the last good site;" \
+	       "this build's pages are in $(BUILDDIR)/html.failed." >&2 && exit 1; }
+	@rm -rf "$(BUILDDIR)/html.failed" "$(BUILDDIR)/html.old" && \
+	  if [ -d "$(BUILDDIR)/html" ]; then mv "$(BUILDDIR)/html" "$(BUILDDIR)/html.old"; fi && \
+	  mv "$(BUILDDIR)/html.next" "$(BUILDDIR)/html" && rm -rf "$(BUILDDIR)/html.old" && \
+	  echo "make: the site is in $(BUILDDIR)/html."
+endef
 
 .PHONY: html test venv record lab clean _venv-create print-venv browser graphviz
 
@@ -51,7 +71,7 @@ _venv-create:
 	  touch "$(VENV_STAMP)"; fi
 
 html: $(VENV_STAMP) graphviz
-	$(SPHINXBUILD) -b html . $(BUILDDIR)/html
+	$(call STAGED_BUILD,)
 
 test: $(VENV_STAMP) browser graphviz
 	$(BIN)/python -m pytest
@@ -70,7 +90,7 @@ graphviz:
 	  apt-get install -y --no-install-recommends graphviz; }
 
 record: $(VENV_STAMP) graphviz
-	TRTDOCS_RECORD=1 $(SPHINXBUILD) -b html . $(BUILDDIR)/html
+	$(call STAGED_BUILD,TRTDOCS_RECORD=1)
 
 # The kernel imports the guide's extension (trtdocs), as it does in the build.
 lab: export PYTHONPATH := $(CURDIR)/docs/_ext$(if $(PYTHONPATH),:$(PYTHONPATH))

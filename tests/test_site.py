@@ -8,7 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
-from sitebuild import REPO
+from sitebuild import REPO, SiteBuild, failure_report
 
 pytestmark = pytest.mark.build
 
@@ -74,3 +74,12 @@ def test_no_build_internals_are_published(built_site: Path) -> None:
     assert "environment.pickle" not in names and ".doctrees" not in names
     assert not (built_site / "reports").exists()
     assert not any(n.endswith(".doctree") for n in names)
+
+
+def test_the_site_builds_strictly(site_build: SiteBuild) -> None:
+    """The one test that shows a failed build of the site; the tests that need
+    the site skip, pointing here (tests/conftest.py)."""
+    site_build.reported = True
+    if site_build.returncode != 0:
+        pytest.fail(failure_report(site_build), pytrace=False)
+    assert (site_build.html / "index.html").is_file()

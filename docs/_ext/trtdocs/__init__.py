@@ -15,6 +15,8 @@ One module per concern:
 * :mod:`.downloads`: each notebook page's .ipynb and .md downloads;
 * :mod:`.releases`: the sidebar's release switcher, from docs/features.toml.
 * :mod:`.benchresults`: the build-speed table from benchmarks/results.
+* :mod:`.execerrors`: a notebook that fails to execute reads as this project's error;
+* :mod:`.failures`: errors hold on every build until their cause is gone.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from . import benchresults, downloads, features, provenance, releases, status, streams
+from . import benchresults, downloads, execerrors, failures, features, provenance, releases, status, streams
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
 
@@ -100,6 +102,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     releases.setup(app)
     benchresults.setup(app)
     streams.setup(app)
+    execerrors.setup(app)
+    failures.setup(app)
     # env_version: bump when what the env keeps changes shape (PagePlan and
     # friends), so Sphinx discards an environment pickled by older code.
     return {"version": "1.0", "env_version": ENV_VERSION,

@@ -109,6 +109,8 @@ def write(app: Sphinx, pagename: str, templatename: str, context: dict, doctree:
     out.parent.mkdir(parents=True, exist_ok=True)
     nb = executed_notebook(app, pagename, plan)
     if nb is None:
+        if any(kind == "error" for _, _, kind in plan.problems):
+            return  # the page failed to execute, and its error says why
         logger.warning(f"{pagename}: myst-nb wrote no notebook to {app.env.mystnb_config.output_folder}",
                        location=pagename, type="trtdocs", subtype="downloads")
         return

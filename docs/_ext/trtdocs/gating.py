@@ -18,10 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import nbformat
 from myst_nb.core.read import is_myst_markdown_notebook, read_myst_markdown_notebook
+from sphinx.util import logging
 
 from . import cachekey, recorded, requirements
 from .dataflow import cell_names
 from .environment import Environment
+from .frontmatter import front_matter_problem
+
+logger = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -103,8 +107,13 @@ class NotebookReader:
     def __init__(self) -> None:
         self.app: Sphinx | None = None
         self.context: BuildContext | None = None
+        # docname -> the notebook being read and executed in this process,
+        # for trtdocs.execerrors to find the cell that failed
+        self.notebooks: dict[str, nbformat.NotebookNode] = {}
 
     def __call__(self, text: str) -> nbformat.NotebookNode:
+        if (bad := front_matter_problem(text)) is not None:
+            return self._broken_front_matter(text, *bad)
         nb = read_myst_markdown_notebook(text, add_source_map=True)
         if not is_myst_markdown_notebook(text):
             # A plain Markdown page: render it, execute nothing.
@@ -118,10 +127,33 @@ class NotebookReader:
         env.note_dependency(str(env.trtdocs_features_table.path))
         if plan.record_seen:
             env.note_dependency(str(recorded.record_path(self.context.record_dir, env.docname)))
+        self.notebooks[env.docname] = nb
+        _stable_ids(nb)
+        return nb
+
+    def _broken_front_matter(self, text: str, line: int, message: str) -> nbformat.NotebookNode:
+        """Report the page, at the file line; render only the error, execute nothing."""
+        assert self.app is not None, "trtdocs is not set up"
+        docname = self.app.env.docname
+        logger.error(message, location=(docname, line), type="trtdocs", subtype="front-matter")
+        title = next((t for t in text.splitlines() if t.startswith("# ")), f"# {docname}")
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_markdown_cell(
+            f"{title}\n\n```{{error}}\nThis page failed to build: its front matter is broken "
+            f"(line {line}): {message}\n```\n")]
+        nb.metadata["mystnb"] = {"execution_mode": "off"}
+        _stable_ids(nb)
         return nb
 
 
 read_notebook = NotebookReader()
+
+
+def _stable_ids(nb: nbformat.NotebookNode) -> None:
+    """Cell ids from the cells' places: nbformat draws random ones, and two
+    builds of one checkout must write the same notebooks."""
+    for number, cell in enumerate(nb.cells, start=1):
+        cell["id"] = f"cell-{number}"
 
 
 def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan:
@@ -184,8 +216,10 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     plan.record_seen = recorded.record_path(ctx.record_dir, docname).is_file()
     plan.project_digest = cachekey.files_digest(plan.project_files)
 
+    # A record is checked whether or not it is shown: a stale one is reported
+    # (an error in CI and under REQUIRE_ALL) even where the page executes.
+    record = _matching_record(ctx, docname, source_hash, problems) if plan.record_seen else None
     if skipped:
-        record = _matching_record(ctx, docname, source_hash, problems)
         if record is not None:
             recorded.merge_outputs(record, nb)
             nb.metadata["mystnb"] = {"execution_mode": "off"}
@@ -253,7 +287,7 @@ def _insert_status(nb: nbformat.NotebookNode, lines: list[int]) -> None:
 
 
 def _matching_record(ctx: BuildContext, docname: str, source_hash: str,
-                     problems: list[tuple[int, str, bool]]) -> recorded.Record | None:
+                     problems: list[tuple[int, str, str]]) -> recorded.Record | None:
     path = recorded.record_path(ctx.record_dir, docname)
     try:
         record = recorded.load(path)
@@ -263,8 +297,10 @@ def _matching_record(ctx: BuildContext, docname: str, source_hash: str,
     if record is None:
         return None
     if record.source_hash != source_hash:
-        problems.append((1, f"stale record {path}: made from source {record.source_hash}, the "
-                            f"source is now {source_hash}; run `make record` on a machine that "
-                            f"meets the requirements", "stale"))
+        where = path.relative_to(ctx.srcdir) if path.is_relative_to(ctx.srcdir) else path
+        problems.append((1, f"stale record {where}: made from source {record.source_hash}, the "
+                            f"source is now {source_hash} (a code cell or a requirement changed); "
+                            f"run `make record` on a machine that meets the requirements and "
+                            f"commit the new record, or delete the stale one", "stale"))
         return None
     return record

@@ -35,6 +35,8 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from ..frontmatter import front_matter_problem
+from ..requirements import RequirementError
 from . import Violation
 from .blocks import iter_blocks
 
@@ -406,8 +408,15 @@ def check_notebook(path: Path, index: ApiIndex, *, root: Path | None = None,
     rel = str(path.relative_to(root)) if root else str(path)
     findings: list[Finding] = []
     bindings: dict[str, str] = {}
+    text = path.read_text(encoding="utf-8")
+    if (bad := front_matter_problem(text)) is not None:
+        return [Finding(Violation(rel, bad[0], "front-matter", bad[1]), False)]
     for cell in read_cells(path):
-        gated = gated_newer(cell.requires, index, features)
+        try:
+            gated = gated_newer(cell.requires, index, features)
+        except RequirementError as exc:  # an unknown feature id, say: checked as ungated
+            findings.append(Finding(Violation(rel, cell.first_line, "requires", str(exc), cell.number), False))
+            gated = False
 
         def report(line: int, rule: str, message: str, cell: Cell = cell, gated: bool = gated) -> None:
             findings.append(Finding(Violation(rel, cell.first_line + line - 1, rule, message, cell.number), gated))
