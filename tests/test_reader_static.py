@@ -92,10 +92,10 @@ def _build_machine_paths(built_site: Path) -> list[str]:
 
 def test_no_build_machine_path_in_any_page(built_site: Path) -> None:
     found = []
-    for page in sorted(built_site.rglob("*.html")):
+    for page in sorted([*built_site.rglob("*.html"), *built_site.rglob("*.ipynb"), built_site / "searchindex.js"]):
         text = page.read_text(encoding="utf-8")
         found += [f"{page.relative_to(built_site)}: {p}" for p in _build_machine_paths(built_site) if p in text]
-    assert not found, "paths of the build machine in the HTML:\n" + "\n".join(found)
+    assert not found, "paths of the build machine in the HTML, the search index or a download:\n" + "\n".join(found)
 
 
 def test_no_cpuinfo_log_lines(built_site: Path) -> None:

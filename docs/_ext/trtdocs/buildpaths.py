@@ -3,7 +3,8 @@ source and build folders and IPython's temporary cell files are written the
 way a reader's machine would show them.
 
 Runs at doctree-resolved, after the banners and the build report are filled
-in, on every text of every page.
+in, on every text of every page; the .ipynb downloads get the same
+treatment (trtdocs.downloads).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 import sys
 import sysconfig
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 
@@ -44,6 +45,19 @@ def scrub(text: str, rules: list[tuple[re.Pattern[str], str]]) -> str:
     for pattern, short in rules:
         text = pattern.sub(short, text)
     return text
+
+
+def scrub_outputs(nb: Any, rules: list[tuple[re.Pattern[str], str]]) -> None:
+    """The same for a notebook's outputs (the page's .ipynb download), in place."""
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            if "text" in output:
+                output["text"] = scrub(output["text"], rules)
+            if "traceback" in output:
+                output["traceback"] = [scrub(line, rules) for line in output["traceback"]]
+            for kind, value in output.get("data", {}).items():
+                if kind.startswith("text/") and isinstance(value, str):
+                    output["data"][kind] = scrub(value, rules)
 
 
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:

@@ -21,6 +21,7 @@ import nbformat
 from docutils import nodes
 from sphinx.util import logging
 
+from . import buildpaths
 from .folding import download_link
 from .gating import MARK_DIRECTIVE, SKIP_TAG, STATUS_DIRECTIVE, PagePlan
 
@@ -120,7 +121,9 @@ def write(app: Sphinx, pagename: str, templatename: str, context: dict, doctree:
         logger.warning(f"{pagename}: myst-nb wrote no notebook to {app.env.mystnb_config.output_folder}",
                        location=pagename, type="trtdocs", subtype="downloads")
         return
-    nbformat.write(for_jupyter(nb, plan.status), out.with_name(out.name + ".ipynb"))
+    download = for_jupyter(nb, plan.status)
+    buildpaths.scrub_outputs(download, buildpaths.replacements(app))
+    nbformat.write(download, out.with_name(out.name + ".ipynb"))
     shutil.copyfile(Path(app.srcdir, app.env.doc2path(pagename, base=False)),
                     out.with_name(out.name + ".md"))
 
