@@ -5,6 +5,7 @@ cell that did not run."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
@@ -21,6 +22,7 @@ from .requirements import CAPABILITIES
 # What a mark's one line says a cell needs: requirements that read better together, then each alone.
 JOINED_NEEDS: Final[Mapping[frozenset[str], str]] = MappingProxyType(
     {frozenset({"cuda", "tensorrt"}): "a CUDA GPU with TensorRT"})
+REASON_SPLIT: Final = re.compile(r"; (?=needs )")
 SHORT_NEEDS: Final[Mapping[str, str]] = MappingProxyType({"cuda": "a CUDA GPU", "tensorrt": "TensorRT"})
 
 if TYPE_CHECKING:
@@ -44,9 +46,13 @@ class NotExecuted(SphinxDirective):
         plan: PagePlan | None = self.env.trtdocs_pages.get(self.env.docname)
         needs = [n.strip() for n in self.options.get("needs", "").split(",")]
         line = mark_line([n for n in needs if n and n != "dependency"], plan.needs if plan else {})
-        reason = nodes.paragraph()
-        reason += inline(" ".join(self.content))  # `name` as code
-        return [folding.make([nodes.Text(line)], [reason], ["trtdocs-not-executed"])]
+        # one paragraph per unmet requirement ("needs X: found Y", joined by gating with "; ")
+        reasons = []
+        for text in REASON_SPLIT.split(" ".join(self.content)):
+            para = nodes.paragraph()
+            para += inline(text)  # `name` as code
+            reasons.append(para)
+        return [folding.make([nodes.Text(line)], reasons, ["trtdocs-not-executed"])]
 
 
 def mark_line(needs: Sequence[str], words: Mapping[str, str]) -> str:
