@@ -291,7 +291,7 @@ def test_folded_reason_opens_on_click(page, built_site: Path, site_url: str) -> 
         pytest.skip("every cell ran in this build")
     page.goto(site_url + f"{docs[0]}.html", wait_until="networkidle")
     mark = page.locator("article details.trtdocs-not-executed").first
-    reason = mark.locator("> p")
+    reason = mark.locator("> p").first
     assert not reason.is_visible(), "the reason is not folded"
     height = mark.bounding_box()["height"]
     assert height < 60, f"a closed mark is {height} px high: more than one line"
