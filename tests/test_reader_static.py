@@ -295,3 +295,14 @@ def test_hosted_site_has_canonical_links_and_a_sitemap(tmp_path: Path) -> None:
     assert {base + "index.html", base + "docs/tabs.html"} <= locs, locs
     hrefs = {a["href"] for a in main_content(html / "404.html").find_all("a", href=True)}
     assert "/trt-executorch/index.html" in hrefs, hrefs
+
+
+def test_landing_page_links_out_and_has_cards(built_site: Path) -> None:
+    index = main_content(built_site / "index.html")
+    hrefs = {a["href"] for a in index.find_all("a", href=True)}
+    assert {"https://pypi.org/project/torch-tensorrt/",
+            "https://pypi.org/project/torch-tensorrt-executorch-runtime/"} <= hrefs, hrefs
+    cards = index.select(".sd-card")
+    targets = {resolve(built_site / "index.html", a["href"])[0].name for c in cards for a in c.select("a[href]")}
+    assert {"run-python.html", "run-cpp.html", "performance.html"} <= targets, targets
+    assert index.select(".sd-tab-set"), "no Python/C++ tabs on the landing page"
