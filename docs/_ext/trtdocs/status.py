@@ -1,6 +1,7 @@
-"""What readers see: a status banner at the top of each notebook page (what it
-needs, whether it ran here, where its outputs came from) and a mark on every
-cell that did not run."""
+"""What readers see: a status banner at the top of each notebook page (one
+line: whether it ran, the machine, the date, the downloads; folded under it
+what it needs and where its outputs came from), a one-line mark on every cell
+that did not run (its reasons folded), and the page's total running time."""
 
 from __future__ import annotations
 
