@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent
 EXT = ROOT / "docs" / "_ext"
@@ -25,6 +26,8 @@ copyright = "2026, " + author
 extensions = [
     # External stuff
     "myst_nb",
+    "notfound.extension",  # 404.html with absolute links: works at any depth
+    "sphinx.ext.extlinks",
     "sphinx_copybutton",
     "sphinx_design",
     # This guide's own extension (docs/_ext/trtdocs)
@@ -59,7 +62,6 @@ html_title = project
 html_favicon = "docs/_static/favicon.svg"  # browsers ask for one; a local file, no 404
 html_static_path = ["docs/_static"]
 templates_path = ["docs/_templates"]
-html_additional_pages = {"404": "404.html"}  # served by static hosts for a missing page
 # furo's sidebar, with the release switcher (docs/_templates/sidebar/releases.html) under the search
 html_sidebars = {"**": ["sidebar/brand.html", "sidebar/search.html", "sidebar/releases.html",
                         "sidebar/scroll-start.html", "sidebar/navigation.html", "sidebar/scroll-end.html"]}
@@ -67,3 +69,32 @@ html_css_files = ["trtdocs.css"]
 html_copy_source = False
 html_show_sourcelink = False
 copybutton_exclude = ".linenos, .gp, .go"
+
+# -- Hosted site ---------------------------------------------------------------
+
+# TRTDOCS_BASEURL: the address the site is served from ("https://host/path/").
+# With it, every page has a canonical link and the site a sitemap.xml.
+html_baseurl = os.environ.get("TRTDOCS_BASEURL", "")
+if html_baseurl:
+    html_baseurl = html_baseurl.rstrip("/") + "/"
+    extensions.append("sphinx_sitemap")
+    sitemap_url_scheme = "{link}"  # one language, one release per site
+# The page static hosts serve for a missing address (docs/_templates/404.html),
+# with links absolute from the site's root path.
+notfound_template = "404.html"
+notfound_context = {"title": "Page not found"}
+notfound_urls_prefix = urlsplit(html_baseurl).path or "/"
+
+# -- Links out (sphinx.ext.extlinks) ---------------------------------------------
+
+extlinks = {
+    "pypi": ("https://pypi.org/project/%s/", "%s"),
+    "pr": ("https://github.com/pytorch/TensorRT/pull/%s", "Torch-TensorRT PR #%s"),
+    "issue": ("https://github.com/pytorch/TensorRT/issues/%s", "Torch-TensorRT issue #%s"),
+    "etpr": ("https://github.com/pytorch/executorch/pull/%s", "ExecuTorch PR #%s"),
+    "etissue": ("https://github.com/pytorch/executorch/issues/%s", "ExecuTorch issue #%s"),
+    "trtsrc": ("https://github.com/pytorch/TensorRT/blob/main/%s", "%s"),
+    "etsrc": ("https://github.com/pytorch/executorch/blob/main/%s", "%s"),
+    "etdocs": ("https://docs.pytorch.org/executorch/stable/%s", "%s"),
+    "trtdocs": ("https://docs.pytorch.org/TensorRT/%s", "%s"),
+}

@@ -26,8 +26,22 @@ FIXTURE_SITE = Path(__file__).parent / "fixtures" / "reader-site"
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """A static host: a missing address gets the site's 404.html, with status 404."""
+
     def log_message(self, *args: object) -> None:
         pass
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        page = Path(self.directory, "404.html")
+        if code != 404 or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
 
 @functools.cache
@@ -134,6 +148,9 @@ def test_status_banner_and_not_executed_marks_are_visible(page, built_site: Path
         if first_cell.count():
             assert banner.bounding_box()["y"] < first_cell.bounding_box()["y"], f"{doc}: banner below the first cell"
         assert banner.bounding_box()["y"] > title_box["y"]
+        summary = banner.locator("> summary")
+        assert summary.count() == 1, f"{doc}: the banner has no one-line summary"
+        summary.click()  # open the fold: what the page needs is under it
         text = banner.inner_text()
         assert ("Runs on a CPU." in text) or ("Needs " in text), text
         marks = page.locator("article .trtdocs-not-executed")
@@ -141,7 +158,7 @@ def test_status_banner_and_not_executed_marks_are_visible(page, built_site: Path
         assert marks.count() == skipped, f"{doc}: {marks.count()} marks for {skipped} cells not executed"
         for i in range(marks.count()):
             mark = marks.nth(i)
-            assert mark.is_visible() and "Not executed in this build" in mark.inner_text()
+            assert mark.is_visible() and mark.inner_text().startswith("Not run in this build: ")
             # the mark sits right above the cell it is about, which shows no output
             cell = mark.locator("xpath=following-sibling::*[1]")
             assert "cell" in (cell.get_attribute("class") or "")
@@ -257,5 +274,105 @@ def test_release_switcher(browser, fixture_url: str) -> None:
     shot(pg, "release-switcher")
     items.nth(1).locator("a").click()
     pg.wait_for_load_state("networkidle")
-    assert pg.url == fixture_url + "docs/support-matrix.html"
+    assert pg.url == fixture_url + "docs/support-matrix.html#release-2.15"
+    row = pg.locator('[id="release-2.15"]')
+    assert row.is_visible() and "pip install" in row.inner_text()
+    context.close()
+
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def test_folded_reason_opens_on_click(page, built_site: Path, site_url: str) -> None:
+    docs = [d for d, e in provenance(built_site)["notebooks"].items() if e["cells_not_executed"]
+            and e["status"] != "recorded"]
+    if not docs:
+        pytest.skip("every cell ran in this build")
+    page.goto(site_url + f"{docs[0]}.html", wait_until="networkidle")
+    mark = page.locator("article details.trtdocs-not-executed").first
+    reason = mark.locator("> p").first
+    assert not reason.is_visible(), "the reason is not folded"
+    height = mark.bounding_box()["height"]
+    assert height < 60, f"a closed mark is {height} px high: more than one line"
+    mark.locator("> summary").click()
+    assert reason.is_visible() and reason.inner_text().startswith("needs "), reason.inner_text()
+    shot(page, "mark-open")
+
+
+def test_banner_is_small_on_a_phone(browser, built_site: Path, site_url: str) -> None:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    pg = context.new_page()
+    for doc in notebook_docs(built_site):
+        pg.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        box = pg.locator("article .trtdocs-status").bounding_box()
+        assert box["height"] <= PHONE["height"] / 4, f"{doc}: the banner is {box['height']} px high at 390 px"
+        for link in ("trtdocs-download-ipynb", "trtdocs-download-md"):
+            assert pg.locator(f"article .trtdocs-status a.{link}").is_visible(), f"{doc}: {link} not visible"
+    context.close()
+
+
+def test_md_link_downloads(page, built_site: Path, site_url: str) -> None:
+    doc = notebook_docs(built_site)[0]
+    page.goto(site_url + f"{doc}.html", wait_until="networkidle")
+    link = page.locator("article .trtdocs-status a.trtdocs-download-md")
+    assert link.get_attribute("download") == f"{doc.rsplit('/', 1)[-1]}.md"
+    with page.expect_download() as info:
+        link.click()
+    download = info.value
+    assert download.suggested_filename == f"{doc.rsplit('/', 1)[-1]}.md"
+    assert Path(download.path()).read_text() == (ROOT / f"{doc}.md").read_text()
+
+
+def test_no_table_hides_a_column(page, built_site: Path, site_url: str) -> None:
+    wide = []
+    with_tables = [p for p in pages(built_site) if main_content(p).find("table")]
+    assert with_tables, "no page has a table"
+    for path in with_tables:
+        rel = path.relative_to(built_site).as_posix()
+        page.goto(site_url + rel, wait_until="networkidle")
+        tables = page.locator("article table")
+        for i in range(tables.count()):
+            sizes = tables.nth(i).evaluate(
+                "t => [t.scrollWidth, (t.closest('.table-wrapper') || t.parentElement).clientWidth]")
+            if sizes[0] > sizes[1]:
+                wide.append(f"{rel}: table {i} is {sizes[0]} px in {sizes[1]} px")
+    assert not wide, "tables wider than their column at 1280 px:\n" + "\n".join(wide)
+
+
+def test_long_commands_wrap(page, built_site: Path, site_url: str) -> None:
+    page.goto(site_url + "notebooks/install.html", wait_until="networkidle")
+    blocks = page.locator("article div[class*='highlight-bash'] pre, article div[class*='highlight-console'] pre")
+    assert blocks.count(), "no shell block on the install page"
+    for i in range(blocks.count()):
+        width, client = blocks.nth(i).evaluate("b => [b.scrollWidth, b.clientWidth]")
+        assert width <= client, f"shell block {i} is cut off: {width} px in {client} px"
+
+
+def test_404_at_a_deep_path(page, site_url: str) -> None:
+    response = page.goto(site_url + "notebooks/no/such/deep/page.html", wait_until="networkidle")
+    assert response is not None and response.status == 404
+    assert page.locator("article h1").inner_text() == "Page not found"
+    # styled: furo's stylesheet applied (its sidebar is laid out, the search box is styled)
+    assert page.locator(".sidebar-drawer").is_visible(), "the 404 page is not styled"
+    assert page.evaluate("[...document.styleSheets].some(s => s.href && s.href.includes('furo'))")
+    shot(page, "404-deep")
+    page.locator("article a", has_text="guide's first page").click()
+    page.wait_for_load_state("networkidle")
+    assert page.url == site_url + "index.html"
+    assert page.locator("article h1").first.is_visible()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_screenshots_at_both_widths(browser, site_url: str, scheme: str, viewport: dict) -> None:
+    context = browser.new_context(viewport=viewport, color_scheme=scheme)
+    pg = context.new_page()
+    written = []
+    for doc in ("index", "notebooks/first-tensorrt-program", "notebooks/troubleshooting",
+                "docs/support-matrix", "docs/build-report", "notebooks/runtime-options"):
+        pg.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        written.append(shot(pg, f"{doc.replace('/', '-')}-{viewport['width']}-{scheme}"))
+    for path in written:
+        assert path.stat().st_size > 10_000, f"{path} looks empty"
     context.close()

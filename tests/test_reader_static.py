@@ -38,7 +38,8 @@ def test_internal_links_and_assets_resolve(built_site: Path) -> None:
 
 
 def test_links_are_relative(built_site: Path) -> None:
-    rooted = [f"{p.relative_to(built_site)}: {url}" for p in pages(built_site)
+    # 404.html is served at any depth: its links start at the site's root path (notfound_urls_prefix)
+    rooted = [f"{p.relative_to(built_site)}: {url}" for p in pages(built_site) if p.name != "404.html"
               for _, url in links(p) if url.startswith("/")]
     assert not rooted, "root-relative links break on a host serving the site under a path:\n" + "\n".join(rooted)
 
@@ -65,11 +66,109 @@ def test_nothing_is_fetched_from_the_network(built_site: Path) -> None:
 
 
 def test_404_page(built_site: Path) -> None:
+    """Served for a missing address at any depth, so every link and asset is
+    absolute from the site's root path, and each points at a real file."""
     page = built_site / "404.html"
     assert page.is_file(), "no 404.html at the site root"
     hrefs = {a["href"] for a in main_content(page).find_all("a", href=True)}
-    assert {"index.html", "search.html"} <= hrefs, hrefs
+    assert {"/index.html", "/search.html"} <= hrefs, hrefs
     assert main_content(page).find("h1").get_text(strip=True) == "Page not found"
+    local = [url for _, url in links(page) if not is_external(url) and not url.startswith("#")]
+    assert local and all(u.startswith("/") for u in local), [u for u in local if not u.startswith("/")]
+    missing = [u for u in local if not (built_site / u.split("#")[0].split("?")[0].lstrip("/")).is_file()]
+    assert not missing, f"404.html points at files the site does not have: {missing}"
+
+
+def _build_machine_paths(built_site: Path) -> list[str]:
+    """The venv, this checkout, the build folder and IPython's cell files, as a
+    traceback or a log would print them."""
+    import sys
+
+    home = str(Path.home())
+    paths = {sys.prefix, str(ROOT), str(built_site.parent), "/tmp/ipykernel_"}
+    paths |= {"~" + p[len(home):] for p in list(paths) if p.startswith(home + "/")}
+    return sorted(paths)
+
+
+def test_no_build_machine_path_in_any_page(built_site: Path) -> None:
+    found = []
+    for page in sorted([*built_site.rglob("*.html"), *built_site.rglob("*.ipynb"), built_site / "searchindex.js"]):
+        text = page.read_text(encoding="utf-8")
+        found += [f"{page.relative_to(built_site)}: {p}" for p in _build_machine_paths(built_site) if p in text]
+    assert not found, "paths of the build machine in the HTML, the search index or a download:\n" + "\n".join(found)
+
+
+def test_no_cpuinfo_log_lines(built_site: Path) -> None:
+    noisy = [p.relative_to(built_site).as_posix() for p in pages(built_site)
+             if "[cpuinfo_utils.cpp:" in main_content(p).get_text()]
+    assert not noisy, f"ExecuTorch's cpuinfo log lines on {noisy}"
+
+
+def test_intended_errors_show_the_readers_frames(built_site: Path) -> None:
+    """Each raises-exception cell ends with its exception line and keeps its own
+    frames; library frames are one 'not shown' line."""
+    seen = 0
+    for page in pages(built_site):
+        for block in main_content(page).select("div.output.traceback"):
+            seen += 1
+            lines = block.get_text().rstrip("\n").splitlines()
+            where = f"{page.relative_to(built_site)}"
+            assert any(line.startswith("Cell In[") for line in lines), f"{where}: no frame of the cell"
+            assert not any(line.startswith("File ") for line in lines), f"{where}: a library frame is shown"
+            assert re.match(r"^[\w.]+(Error|Exception)\b", lines[-1]), f"{where}: ends with {lines[-1]!r}"
+            assert len(lines) < 40, f"{where}: {len(lines)} lines of traceback"
+    assert seen, "no page shows an intended error"
+
+
+def test_md_download_has_a_download_attribute(built_site: Path) -> None:
+    for doc in notebook_docs(built_site):
+        banner = main_content(built_site / f"{doc}.html").find(class_="trtdocs-status")
+        md = banner.select_one("summary a.trtdocs-download-md")
+        assert md is not None, f"{doc}: the .md link is not on the banner's first line"
+        assert md.get("download") == f"{doc.rsplit('/', 1)[-1]}.md", md
+
+
+def test_marks_fold_their_reason(built_site: Path) -> None:
+    for doc, entry in provenance(built_site)["notebooks"].items():
+        for mark in main_content(built_site / f"{doc}.html").select(".trtdocs-not-executed"):
+            assert mark.name == "details", f"{doc}: a mark is not folded"
+            line = mark.find("summary").get_text(strip=True)
+            assert line.startswith("Not run in this build: ") and line.endswith("."), line
+            assert mark.find("p").get_text(strip=True), f"{doc}: a mark folds no reason"
+
+
+def test_probe_diagnostic_appears_once(built_site: Path) -> None:
+    """The probe's own words (import torch_tensorrt's error) are on the Build
+    report's machine list; the page banners do not repeat them."""
+    error = provenance(built_site)["environment"].get("torch_tensorrt_error")
+    if not error:
+        pytest.skip("torch_tensorrt imports on this build machine")
+    report = main_content(built_site / "docs" / "build-report.html")
+    assert error in report.select_one(".trtdocs-build-machine").get_text()
+    assert error not in report.select_one("table").get_text()
+    for doc in notebook_docs(built_site):
+        banner = main_content(built_site / f"{doc}.html").find(class_="trtdocs-status")
+        assert error not in banner.get_text(), f"{doc}: the banner repeats the probe's diagnostic"
+
+
+def test_running_time_from_the_provenance(built_site: Path) -> None:
+    for doc, entry in provenance(built_site)["notebooks"].items():
+        shown = main_content(built_site / f"{doc}.html").select(".trtdocs-running-time")
+        if entry["status"] == "not executed" or entry.get("duration_s") is None:
+            assert not shown, doc
+            continue
+        assert len(shown) == 1, f"{doc}: {len(shown)} running times"
+        m = re.search(r"(\d+) min (\d+\.\d) s", shown[0].get_text())
+        assert m and abs(int(m[1]) * 60 + float(m[2]) - entry["duration_s"]) < 0.06, (shown[0].get_text(), entry)
+
+
+def test_releases_link_to_their_row(built_site: Path) -> None:
+    nav = soup(built_site / "index.html").select_one(".trtdocs-releases")
+    for a in nav.select("a[href]"):
+        target, fragment = resolve(built_site / "index.html", a["href"])
+        assert fragment.startswith("release-"), a["href"]
+        row = soup(target).find(id=fragment)
+        assert row is not None and row.name == "tr" and "pip install" in row.get_text(), a["href"]
 
 
 def test_heading_levels_are_not_skipped(built_site: Path) -> None:
@@ -107,7 +206,7 @@ def test_every_notebook_page_states_what_it_needs(built_site: Path) -> None:
     assert docs, "provenance.json lists no notebooks"
     for doc in docs:
         article = main_content(built_site / f"{doc}.html")
-        first_block = article.find("h1").find_next(lambda t: t.name in ("div", "p", "section") and t.get("class"))
+        first_block = article.find("h1").find_next(lambda t: t.name in ("details", "div", "p", "section") and t.get("class"))
         assert first_block is not None and "trtdocs-status" in first_block["class"], \
             f"{doc}: the status banner is not the first thing under the title"
         text = first_block.get_text(" ", strip=True)
@@ -176,3 +275,34 @@ def test_releases_follow_the_table_order() -> None:
     assert [r.label for r in got] == ["2.14", "2.15", "Nightly"]
     other = releases_of(load_features(ROOT / "docs" / "features.toml", "2.15"))
     assert [r.key for r in other if r.documented] == ["2.15"]
+
+
+def test_hosted_site_has_canonical_links_and_a_sitemap(tmp_path: Path) -> None:
+    """TRTDOCS_BASEURL: each page's canonical link, sitemap.xml, and a 404 page
+    whose links start at the base URL's path."""
+    from xml.etree import ElementTree
+
+    from sitebuild import log, sphinx_build
+
+    base = "https://docs.example.org/trt-executorch/"
+    result = sphinx_build(FIXTURES / "reader-site", tmp_path / "_build", env={"TRTDOCS_BASEURL": base.rstrip("/")})
+    assert result.returncode == 0, log(result)
+    html = tmp_path / "_build" / "html"
+    canonical = soup(html / "docs" / "tabs.html").find("link", rel="canonical")
+    assert canonical is not None and canonical["href"] == base + "docs/tabs.html"
+    locs = {el.text for el in ElementTree.parse(html / "sitemap.xml").getroot().iter()
+            if el.tag.endswith("loc")}
+    assert {base + "index.html", base + "docs/tabs.html"} <= locs, locs
+    hrefs = {a["href"] for a in main_content(html / "404.html").find_all("a", href=True)}
+    assert "/trt-executorch/index.html" in hrefs, hrefs
+
+
+def test_landing_page_links_out_and_has_cards(built_site: Path) -> None:
+    index = main_content(built_site / "index.html")
+    hrefs = {a["href"] for a in index.find_all("a", href=True)}
+    assert {"https://pypi.org/project/torch-tensorrt/",
+            "https://pypi.org/project/torch-tensorrt-executorch-runtime/"} <= hrefs, hrefs
+    cards = index.select(".sd-card")
+    targets = {resolve(built_site / "index.html", a["href"])[0].name for c in cards for a in c.select("a[href]")}
+    assert {"run-python.html", "run-cpp.html", "performance.html"} <= targets, targets
+    assert index.select(".sd-tab-set"), "no Python/C++ tabs on the landing page"

@@ -9,8 +9,12 @@ One module per concern:
 * :mod:`.gating`: the notebook reader that skips and marks cells;
 * :mod:`.cachekey`: the environment-keyed execution cache key;
 * :mod:`.recorded`: outputs recorded on a machine that could run them;
-* :mod:`.status`: the page banner and the cell marks;
+* :mod:`.status`: the page banner, the cell marks and the running time;
+* :mod:`.folding`: folded blocks and download links (HTML details, a download);
 * :mod:`.streams`: stream outputs joined as Jupyter joins them;
+* :mod:`.lognoise`: ExecuTorch's C++ start-up log left out;
+* :mod:`.tracebacks`: intended errors with the reader's frames only;
+* :mod:`.buildpaths`: no path of the build machine on the site;
 * :mod:`.provenance`: provenance.json, the build report, records, strict mode;
 * :mod:`.downloads`: each notebook page's .ipynb and .md downloads;
 * :mod:`.releases`: the sidebar's release switcher, from docs/features.toml.
@@ -27,7 +31,8 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from . import benchresults, downloads, execerrors, failures, features, provenance, releases, status, streams
+from . import (benchresults, buildpaths, downloads, execerrors, failures, features, lognoise, provenance,
+               releases, status, streams, tracebacks)
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
 
@@ -38,7 +43,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 READER = "trtdocs.gating.read_notebook"
-ENV_VERSION = 4
+ENV_VERSION = 5
 
 
 class PageCollector(EnvironmentCollector):
@@ -104,6 +109,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     streams.setup(app)
     execerrors.setup(app)
     failures.setup(app)
+    lognoise.setup(app)
+    tracebacks.setup(app)
+    buildpaths.setup(app)
     # env_version: bump when what the env keeps changes shape (PagePlan and
     # friends), so Sphinx discards an environment pickled by older code.
     return {"version": "1.0", "env_version": ENV_VERSION,

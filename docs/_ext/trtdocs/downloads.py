@@ -21,6 +21,8 @@ import nbformat
 from docutils import nodes
 from sphinx.util import logging
 
+from . import buildpaths
+from .folding import download_link
 from .gating import MARK_DIRECTIVE, SKIP_TAG, STATUS_DIRECTIVE, PagePlan
 
 if TYPE_CHECKING:
@@ -38,16 +40,23 @@ CONTENTS = {
 _MARK = re.compile(r"\A```\{" + re.escape(MARK_DIRECTIVE) + r"\}\n:needs: (?P<needs>.*)\n\n(?P<reason>.*)\n```\Z", re.S)
 
 
-def link(docname: str, plan: PagePlan) -> nodes.paragraph:
-    """The banner's download line; the files sit next to the page."""
+def links(docname: str) -> list[nodes.Node]:
+    """The banner's download links (the files sit next to the page); the
+    browser saves them rather than showing JSON or Markdown text."""
     base = docname.rsplit("/", 1)[-1]
-    para = nodes.paragraph(classes=["trtdocs-downloads"])
-    para += nodes.Text("Download this notebook ")
-    para += nodes.reference("", f"{base}.ipynb", refuri=f"{base}.ipynb", classes=["trtdocs-download-ipynb"])
-    para += nodes.Text(f" ({CONTENTS[plan.status]}) or its MyST source ")
-    para += nodes.reference("", f"{base}.md", refuri=f"{base}.md", classes=["trtdocs-download-md"])
-    para += nodes.Text(" (opens as a notebook in JupyterLab with jupytext).")
-    return para
+    return [download_link("", f"{base}.ipynb", refuri=f"{base}.ipynb", filename=f"{base}.ipynb",
+                          classes=["trtdocs-download-ipynb"]),
+            nodes.Text(" · "),
+            download_link("", f"{base}.md", refuri=f"{base}.md", filename=f"{base}.md",
+                          classes=["trtdocs-download-md"])]
+
+
+def description(docname: str, plan: PagePlan) -> nodes.paragraph:
+    """What the two downloads hold, in words."""
+    base = docname.rsplit("/", 1)[-1]
+    return nodes.paragraph(text=(
+        f"Downloads: {base}.ipynb, the notebook {CONTENTS[plan.status]}; {base}.md, its MyST source "
+        f"(opens as a notebook in JupyterLab with jupytext)."), classes=["trtdocs-downloads"])
 
 
 def for_jupyter(nb: nbformat.NotebookNode, status: str) -> nbformat.NotebookNode:
@@ -114,7 +123,9 @@ def write(app: Sphinx, pagename: str, templatename: str, context: dict, doctree:
         logger.warning(f"{pagename}: myst-nb wrote no notebook to {app.env.mystnb_config.output_folder}",
                        location=pagename, type="trtdocs", subtype="downloads")
         return
-    nbformat.write(for_jupyter(nb, plan.status), out.with_name(out.name + ".ipynb"))
+    download = for_jupyter(nb, plan.status)
+    buildpaths.scrub_outputs(download, buildpaths.replacements(app))
+    nbformat.write(download, out.with_name(out.name + ".ipynb"))
     shutil.copyfile(Path(app.srcdir, app.env.doc2path(pagename, base=False)),
                     out.with_name(out.name + ".md"))
 

@@ -44,6 +44,7 @@ from sphinx.util import logging
 from sphinx.transforms import SphinxTransform
 from sphinx.util.docutils import SphinxDirective, SphinxRole
 
+from .releases import ROW_ID
 from .requirements import FEATURE_PREFIX, RequirementError
 
 if TYPE_CHECKING:
@@ -935,7 +936,11 @@ class SupportMatrix(SphinxDirective):
             rows.append([r.version or "Nightly", status,
                          ", ".join(PLATFORMS[p] for p in r.platforms), _pins_cell(r),
                          nodes.literal(text=table.install_command(r.key))])
-        return _table(head, rows, "trtdocs-release-table")
+        out = _table(head, rows, "trtdocs-release-table")
+        # each release's row is the release switcher's target (trtdocs.releases)
+        for row, r in zip(next(out.findall(nodes.tbody)).children, table.releases):
+            row["ids"].append(ROW_ID.format(key=r.key))
+        return out
 
 
 def cell_words(table: FeaturesTable, feature: Feature, release: Release) -> str:

@@ -16,7 +16,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from . import recorded
 from .gating import PagePlan, input_files, read_notebook
-from .status import page_entry
+from .status import needs_words, page_entry
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -44,6 +44,24 @@ def entries(app: Sphinx) -> dict[str, dict[str, Any]]:
     return {doc: page_entry(app, doc, pages[doc]) for doc in sorted(pages)}
 
 
+def _machine(app: Sphinx) -> nodes.definition_list:
+    """The probe's whole diagnostic, shown once, here; the pages' marks fold a reason each."""
+    envdata = app.env.trtdocs_environment.to_json()
+    versions = envdata.get("versions", {})
+    rows = [("Machine", f"{envdata.get('cpu_model')} ({envdata.get('cpu_count')} cores), {envdata.get('platform')}"),
+            ("CUDA GPU", envdata.get("gpu_name") or f"none: {envdata.get('cuda_error')}"),
+            ("import torch_tensorrt", "works" if envdata.get("torch_tensorrt_imports")
+             else f"fails: {envdata.get('torch_tensorrt_error')}"),
+            ("Versions", ", ".join(f"{k} {v}" for k, v in versions.items() if v))]
+    items = nodes.definition_list(classes=["trtdocs-build-machine"])
+    for term, text in rows:
+        item = nodes.definition_list_item()
+        item += nodes.term(text=term)
+        item += nodes.definition("", nodes.paragraph(text=str(text)))
+        items += item
+    return items
+
+
 def _report_table(app: Sphinx, fromdoc: str) -> nodes.table:
     rows = entries(app)
     table = nodes.table(classes=["trtdocs-build-report"])
@@ -53,7 +71,7 @@ def _report_table(app: Sphinx, fromdoc: str) -> nodes.table:
         group += nodes.colspec(colwidth=width)
     head = nodes.thead()
     group += head
-    head += _row(nodes.Text("Notebook"), "Status", "Reason", "Duration (s)")
+    head += _row(nodes.Text("Notebook"), "Status", "Cells not run here need", "Duration (s)")
     body = nodes.tbody()
     group += body
     for doc, entry in rows.items():
@@ -61,7 +79,12 @@ def _report_table(app: Sphinx, fromdoc: str) -> nodes.table:
         ref = nodes.reference("", title, internal=True,
                               refuri=app.builder.get_relative_uri(fromdoc, doc))
         duration = entry.get("duration_s")
-        body += _row(ref, entry["status"], entry.get("reason") or "", "" if duration is None else str(duration))
+        plan = app.env.trtdocs_pages[doc]
+        needs = [n for s in plan.skipped for n in s.needs] if plan.record is None else []
+        reason = f"needs {needs_words(needs, plan.needs)}" if needs else ""
+        if plan.record is None and plan.skipped and not needs:
+            reason = "uses results of cells that did not run"
+        body += _row(ref, entry["status"], reason, "" if duration is None else str(duration))
     return table
 
 
@@ -79,7 +102,7 @@ def _row(first: nodes.Node, *cells: str) -> nodes.row:
 
 def resolve_report(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     for node in list(doctree.findall(report_placeholder)):
-        node.replace_self(_report_table(app, docname))
+        node.replace_self([_machine(app), _report_table(app, docname)])
 
 
 def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],

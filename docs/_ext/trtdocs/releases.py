@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from .features import FeaturesTable
 
 SUPPORT_MATRIX = "docs/support-matrix"  # the page other releases link to, when it exists
+# the id of a release's row in the matrix's release table (trtdocs.features.SupportMatrix)
+ROW_ID = "release-{key}"
 # status in the table -> what the reader is told
 STATUS_WORDS = {"released": "released", "described": "described upstream, not released",
                 "nightly": "nightly builds"}
@@ -28,6 +30,10 @@ class Release:
     @property
     def label(self) -> str:
         return self.key if self.key[:1].isdigit() else self.key.capitalize()
+
+    @property
+    def anchor(self) -> str:
+        return ROW_ID.format(key=self.key)
 
     @property
     def status_words(self) -> str:

@@ -1,20 +1,30 @@
-"""What readers see: a status banner at the top of each notebook page (what it
-needs, whether it ran here, where its outputs came from) and a mark on every
-cell that did not run."""
+"""What readers see: a status banner at the top of each notebook page (one
+line: whether it ran, the machine, the date, the downloads; folded under it
+what it needs and where its outputs came from), a one-line mark on every cell
+that did not run (its reasons folded), and the page's total running time."""
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, Any
+import re
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
 
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
-from . import downloads
+from . import downloads, folding
 from .features import inline
 from .gating import MARK_DIRECTIVE, STATUS_DIRECTIVE, PagePlan
 from .requirements import CAPABILITIES
+
+# What a mark's one line says a cell needs: requirements that read better together, then each alone.
+JOINED_NEEDS: Final[Mapping[frozenset[str], str]] = MappingProxyType(
+    {frozenset({"cuda", "tensorrt"}): "a CUDA GPU with TensorRT"})
+REASON_SPLIT: Final = re.compile(r"; (?=needs )")
+SHORT_NEEDS: Final[Mapping[str, str]] = MappingProxyType({"cuda": "a CUDA GPU", "tensorrt": "TensorRT"})
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -27,18 +37,42 @@ class status_placeholder(nodes.General, nodes.Element):
 
 
 class NotExecuted(SphinxDirective):
-    """The mark before a cell that did not run: what it needs and why."""
+    """The mark before a cell that did not run: one line with what it needs,
+    the probe's exact reason folded under it."""
 
     has_content = True
     option_spec = {"needs": directives.unchanged_required}
 
     def run(self) -> list[nodes.Node]:
-        box = nodes.admonition(classes=["trtdocs-not-executed", "warning"])
-        box += nodes.title(text="Not executed in this build")
-        para = nodes.paragraph()
-        para += inline(" ".join(self.content))  # `name` as code
-        box += para
-        return [box]
+        plan: PagePlan | None = self.env.trtdocs_pages.get(self.env.docname)
+        needs = [n.strip() for n in self.options.get("needs", "").split(",")]
+        line = mark_line([n for n in needs if n and n != "dependency"], plan.needs if plan else {})
+        # one paragraph per unmet requirement ("needs X: found Y", joined by gating with "; ")
+        reasons = []
+        for text in REASON_SPLIT.split(" ".join(self.content)):
+            para = nodes.paragraph()
+            para += inline(text)  # `name` as code
+            reasons.append(para)
+        return [folding.make([nodes.Text(line)], reasons, ["trtdocs-not-executed"])]
+
+
+def mark_line(needs: Sequence[str], words: Mapping[str, str]) -> str:
+    """'Not run in this build: needs a CUDA GPU with TensorRT.' (the reason is folded)."""
+    if not needs:
+        return "Not run in this build: it uses a result of a cell above that did not run."
+    return f"Not run in this build: needs {needs_words(needs, words)}."
+
+
+def needs_words(needs: Sequence[str], words: Mapping[str, str]) -> str:
+    """'a CUDA GPU with TensorRT': requirements in a few words."""
+    rest = list(dict.fromkeys(needs))
+    parts = []
+    for group, text in JOINED_NEEDS.items():
+        if group <= set(rest):
+            parts.append(text)
+            rest = [r for r in rest if r not in group]
+    parts += [SHORT_NEEDS.get(r) or words.get(r) or CAPABILITIES.get(r, r) for r in rest]
+    return " and ".join(parts)
 
 
 class PageStatus(SphinxDirective):
@@ -83,39 +117,79 @@ def _machine_text(envdata: dict[str, Any]) -> str:
     return f"{envdata.get('cpu_model')} ({envdata.get('cpu_count')} cores), no CUDA GPU"
 
 
+def _machine_short(envdata: dict[str, Any]) -> str:
+    if envdata.get("cuda_available") and envdata.get("gpu_name"):
+        return str(envdata["gpu_name"])
+    return f"{envdata.get('cpu_model')} CPU, no CUDA GPU"
+
+
 def _versions_text(envdata: dict[str, Any]) -> str:
     v = envdata.get("versions", {})
     return ", ".join(f"{k} {v[k]}" for k in v if v[k])
 
 
-def banner(plan: PagePlan, entry: dict[str, Any]) -> nodes.Element:
+TITLES: Final[Mapping[str, str]] = MappingProxyType({
+    "executed": "Executed in this build", "recorded": "Outputs recorded on another machine",
+    "partly executed": "Partly executed in this build", "not executed": "Not executed in this build"})
+
+
+def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
+           report: nodes.Node | None = None) -> nodes.Element:
+    """One line (status, machine, date, downloads); what it needs, which cells
+    did not run and where the outputs come from, folded under it."""
     status = entry["status"]
     kind = {"executed": "note", "recorded": "important"}.get(status, "warning")
-    box = nodes.admonition(classes=["trtdocs-status", f"trtdocs-status-{status.replace(' ', '-')}", kind])
-    box += nodes.title(text={"executed": "Executed in this build",
-                             "recorded": "Outputs recorded on another machine",
-                             "partly executed": "Partly executed in this build",
-                             "not executed": "Not executed in this build"}[status])
-    box += nodes.paragraph(text=needs_text(plan))
+    envdata = entry.get("environment") or {}
+    summary: list[nodes.Node] = [nodes.strong(text=TITLES[status]),
+                                 nodes.Text(f" · {_machine_short(envdata)}")]
+    if entry.get("executed_at"):
+        summary.append(nodes.Text(f" · {str(entry['executed_at'])[:10]}"))
+    summary.append(nodes.Text(" · "))
+    summary.extend(downloads.links(docname))
+    body: list[nodes.Node] = [nodes.paragraph(text=needs_text(plan))]
     if status == "recorded":
-        envdata = entry.get("environment", {})
-        box += nodes.paragraph(text=(
+        body.append(nodes.paragraph(text=(
             f"These outputs come from {entry.get('record')}: executed on {_machine_text(envdata)} "
             f"at {entry.get('executed_at')} in {entry.get('duration_s')} s, "
-            f"with {_versions_text(envdata)}."))
-        return box
-    if plan.skipped:
-        box += nodes.paragraph(text=(
-            f"{len(plan.skipped)} of {plan.code_cells} code cells did not run here; "
-            f"each is marked. Reason: {plan.reason or 'they depend on cells that did not run'}."))
-    if plan.skipped and len(plan.skipped) == plan.code_cells:
-        return box
-    envdata = entry["environment"]
-    box += nodes.paragraph(text=(
-        f"Outputs below come from {_machine_text(envdata)}, executed at "
-        f"{entry.get('executed_at', 'unknown time')} in {entry.get('duration_s', '?')} s, "
-        f"with {_versions_text(envdata)}."))
-    return box
+            f"with {_versions_text(envdata)}.")))
+    else:
+        if plan.skipped:
+            para = nodes.paragraph(text=(
+                f"{len(plan.skipped)} of {plan.code_cells} code cells did not run here; "
+                f"each is marked, with its reason."))
+            if report is not None:
+                para += nodes.Text(" What the build machine lacks is on the ")
+                para += report
+                para += nodes.Text(".")
+            body.append(para)
+        if not (plan.skipped and len(plan.skipped) == plan.code_cells):
+            body.append(nodes.paragraph(text=(
+                f"Outputs below come from {_machine_text(envdata)}, executed at "
+                f"{entry.get('executed_at', 'unknown time')} in {entry.get('duration_s', '?')} s, "
+                f"with {_versions_text(envdata)}.")))
+    body.append(downloads.description(docname, plan))
+    return folding.make(summary, body, ["trtdocs-status", f"trtdocs-status-{status.replace(' ', '-')}",
+                                        "admonition", kind])
+
+
+def _report_link(app: Sphinx, docname: str) -> nodes.Node | None:
+    reports = sorted(app.env.trtdocs_report_docs)
+    if not reports or app.builder.format != "html":
+        return None
+    return nodes.reference("", "Build report", internal=True,
+                           refuri=app.builder.get_relative_uri(docname, reports[0]))
+
+
+def running_time(entry: dict[str, Any]) -> nodes.paragraph | None:
+    """'Total running time' at the end of the page, as in PyTorch's tutorials."""
+    seconds = entry.get("duration_s")
+    if seconds is None or entry["status"] == "not executed":
+        return None
+    minutes, rest = divmod(float(seconds), 60)
+    where = {"recorded": f" (recorded on {_machine_short(entry.get('environment') or {})})",
+             "partly executed": " (the cells that ran in this build)"}.get(entry["status"], "")
+    return nodes.paragraph(text=f"Total running time of this notebook: {int(minutes)} min {rest:.1f} s{where}.",
+                           classes=["trtdocs-running-time"])
 
 
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -124,9 +198,12 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         if plan is None:
             node.parent.remove(node)
             continue
-        box = banner(plan, page_entry(app, docname, plan))
-        box += downloads.link(docname, plan)
-        node.replace_self(box)
+        entry = page_entry(app, docname, plan)
+        node.replace_self(banner(plan, entry, docname, _report_link(app, docname)))
+        shown = running_time(entry)
+        section = next(iter(doctree.findall(nodes.section)), None)
+        if shown is not None and section is not None:
+            section += shown
 
 
 def page_entry(app: Sphinx, docname: str, plan: PagePlan) -> dict[str, Any]:
@@ -137,6 +214,7 @@ def page_entry(app: Sphinx, docname: str, plan: PagePlan) -> dict[str, Any]:
 
 
 def setup(app: Sphinx) -> None:
+    folding.setup(app)
     app.add_node(status_placeholder)
     app.add_directive(MARK_DIRECTIVE, NotExecuted)
     app.add_directive(STATUS_DIRECTIVE, PageStatus)
