@@ -4,6 +4,8 @@
 #   make test        run the tests, including a strict build of the real site
 #   make html REQUIRE_ALL=1   fail if any notebook or cell was not executed
 #   make record      record executed notebooks into notebooks/_recorded/
+#   make record NOTEBOOKS="kv-cache run-python"   execute only these; the rest from records or the cache
+#   make record RECORD_OUT=_build/records          write the records there (a CI shard uploads them)
 #   make lab         open the notebooks in JupyterLab (LAB_OPTS: more jupyter lab options)
 #   make browser     install Debian's chromium for the browser tests (make test does)
 #   make graphviz    install Debian's graphviz, which draws the diagrams (make html does)
@@ -25,7 +27,13 @@ SPHINXOPTS  ?=
 # -T: full tracebacks; -d: doctrees stay out of the published html.
 SPHINXBUILD  = $(BIN)/sphinx-build -W -n --keep-going -T -d $(BUILDDIR)/doctrees $(SPHINXOPTS)
 
-export REQUIRE_ALL
+# NOTEBOOKS: the notebooks this build executes (names or docnames, spaces or
+# commas); the others render from their records or the execution cache.
+NOTEBOOKS   ?=
+RECORD_OUT  ?=
+
+export REQUIRE_ALL REQUIRE_OUTPUTS
+export TRTDOCS_NOTEBOOKS = $(NOTEBOOKS)
 
 .PHONY: html test venv record lab clean _venv-create print-venv browser graphviz
 
@@ -70,7 +78,7 @@ graphviz:
 	  apt-get install -y --no-install-recommends graphviz; }
 
 record: $(VENV_STAMP) graphviz
-	TRTDOCS_RECORD=1 $(SPHINXBUILD) -b html . $(BUILDDIR)/html
+	TRTDOCS_RECORD=1 TRTDOCS_RECORD_OUT="$(RECORD_OUT)" $(SPHINXBUILD) -b html . $(BUILDDIR)/html
 
 # The kernel imports the guide's extension (trtdocs), as it does in the build.
 lab: export PYTHONPATH := $(CURDIR)/docs/_ext$(if $(PYTHONPATH),:$(PYTHONPATH))

@@ -11,6 +11,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
 STRICT = ("-W", "-n", "--keep-going", "-T")
+# the settings a build reads from the environment: a test names those it wants
+ENV_SETTINGS = frozenset({"CI", "REQUIRE_ALL", "REQUIRE_OUTPUTS", "TRTDOCS_RECORD", "TRTDOCS_DISABLE",
+                          "TRTDOCS_NOTEBOOKS", "TRTDOCS_RECORD_OUT", "TRTDOCS_RECORD_MAX_AGE_DAYS"})
 
 
 def copy_fixture(name: str, dest: Path) -> Path:
@@ -23,7 +26,7 @@ def sphinx_build(src: Path, out: Path, *args: str, strict: bool = True,
                  env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Build ``src`` into ``out/html``; doctrees stay in ``out/doctrees``."""
     run_env = {k: v for k, v in os.environ.items()
-               if k not in ("CI", "REQUIRE_ALL", "TRTDOCS_RECORD", "TRTDOCS_DISABLE")}
+               if k not in ENV_SETTINGS}
     run_env["PYTHONPATH"] = os.pathsep.join(
         filter(None, [str(REPO / "docs" / "_ext"), run_env.get("PYTHONPATH")]))
     run_env.update(env or {})

@@ -26,6 +26,7 @@ from .environment import Environment
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+DEFERRED_REASON = "not among this build's NOTEBOOKS, and no record or cached execution matches"
 SKIP_TAG = "skip-execution"  # nbclient's NotebookClient.skip_cells_with_tag
 MARK_DIRECTIVE = "not-executed"
 STATUS_DIRECTIVE = "page-status"
@@ -64,11 +65,17 @@ class PagePlan:
     # in either re-reads the page (provenance.outdated)
     inputs: tuple[str, ...] = ()
     record_seen: bool = False
+    # outside this build's subset (NOTEBOOKS): not executed by it, shown from a
+    # record or the cache; REQUIRE_ALL and `make record` leave it alone
+    deferred: bool = False
+    deferred_shown: bool = False  # whether a record or the cache gave it outputs
 
     @property
     def status(self) -> str:
         if self.record is not None:
             return "recorded"
+        if self.deferred and not self.deferred_shown:
+            return "not executed"
         if not self.skipped:
             return "executed"
         if len(self.skipped) == self.code_cells:
@@ -78,6 +85,8 @@ class PagePlan:
     @property
     def reason(self) -> str:
         """Each unmet requirement once, with what the probe found."""
+        if self.deferred and not self.deferred_shown and self.record is None:
+            return DEFERRED_REASON
         return "; ".join(dict.fromkeys(r for s in self.skipped for r in s.reasons))
 
 
@@ -91,6 +100,9 @@ class BuildContext:
     record_dir: Path
     import_roots: tuple[Path, ...]
     srcdir: Path  # where a notebook's `inputs:` globs are rooted
+    # the docnames this build executes (NOTEBOOKS); None = every notebook
+    subset: tuple[str, ...] | None = None
+    cache_path: Path | None = None  # myst-nb's jupyter-cache, for pages outside the subset
 
 
 class NotebookReader:
@@ -184,7 +196,8 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     plan.record_seen = recorded.record_path(ctx.record_dir, docname).is_file()
     plan.project_digest = cachekey.files_digest(plan.project_files)
 
-    if skipped:
+    plan.deferred = ctx.subset is not None and not in_subset(docname, ctx.subset)
+    if skipped or plan.deferred:
         record = _matching_record(ctx, docname, source_hash, problems)
         if record is not None:
             recorded.merge_outputs(record, nb)
@@ -210,8 +223,37 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
         first.metadata.setdefault("trtdocs", {})["cache_key"] = {
             "environment": plan.environment_digest, "project_code": plan.project_digest}
     nb.metadata["source_map"] = lines
+    if plan.deferred:
+        plan.deferred_shown = _in_cache(nb, ctx.cache_path)
+        if not plan.deferred_shown:
+            nb.metadata["mystnb"] = {"execution_mode": "off"}
     _insert_status(nb, lines)
     return plan
+
+
+def subset_names(value: str) -> tuple[str, ...] | None:
+    """``NOTEBOOKS`` as names (``kv-cache``, ``notebooks/kv-cache`` or
+    ``notebooks/kv-cache.md``, separated by spaces or commas); None when empty."""
+    names = tuple(n.removesuffix(".md").strip("/") for n in value.replace(",", " ").split())
+    return names or None
+
+
+def in_subset(docname: str, names: Sequence[str]) -> bool:
+    return docname in names or docname.rsplit("/", 1)[-1] in names
+
+
+def _in_cache(nb: nbformat.NotebookNode, cache_path: Path | None) -> bool:
+    """Whether myst-nb's cache holds an execution of ``nb`` as gated here (its
+    cache mode then shows it without executing)."""
+    if cache_path is None or not cache_path.is_dir():
+        return False
+    from jupyter_cache import get_cache
+
+    try:
+        get_cache(str(cache_path)).match_cache_notebook(nb)
+    except KeyError:
+        return False
+    return True
 
 
 def input_files(value: object, srcdir: Path) -> tuple[list[Path], str]:
@@ -253,7 +295,7 @@ def _insert_status(nb: nbformat.NotebookNode, lines: list[int]) -> None:
 
 
 def _matching_record(ctx: BuildContext, docname: str, source_hash: str,
-                     problems: list[tuple[int, str, bool]]) -> recorded.Record | None:
+                     problems: list[tuple[int, str, str]]) -> recorded.Record | None:
     path = recorded.record_path(ctx.record_dir, docname)
     try:
         record = recorded.load(path)

@@ -104,6 +104,9 @@ def banner(plan: PagePlan, entry: dict[str, Any]) -> nodes.Element:
             f"at {entry.get('executed_at')} in {entry.get('duration_s')} s, "
             f"with {_versions_text(envdata)}."))
         return box
+    if plan.deferred and status == "not executed":
+        box += nodes.paragraph(text=f"Reason: {plan.reason}.")
+        return box
     if plan.skipped:
         box += nodes.paragraph(text=(
             f"{len(plan.skipped)} of {plan.code_cells} code cells did not run here; "
