@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.errors import ConfigError
 
-from . import benchresults, downloads, features, provenance, releases, status, streams
+from . import benchresults, downloads, features, provenance, recorded, releases, status, streams
 from .environment import cached_probe
 from .gating import BuildContext, in_subset, read_notebook, subset_names
 
@@ -83,7 +83,13 @@ def _init_build(app: Sphinx) -> None:
         srcdir=srcdir,
         subset=subset_names(config.trtdocs_notebooks),
         cache_path=Path(config.nb_execution_cache_path or Path(app.outdir).parent / ".jupyter_cache"),
+        freshness=_freshness(app),
     )
+
+
+def _freshness(app: Sphinx) -> recorded.Freshness:
+    release = app.trtdocs_features.documented_release
+    return recorded.Freshness.of_release(release.version, release.pins, app.config.trtdocs_record_max_age_days)
 
 
 def _check_subset(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
@@ -101,6 +107,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("trtdocs_record", env_flag("TRTDOCS_RECORD"), "", types=(bool,))
     app.add_config_value("trtdocs_disable", os.environ.get("TRTDOCS_DISABLE", ""), "env", types=(str,))
     app.add_config_value("trtdocs_record_dir", "notebooks/_recorded", "env", types=(str,))
+    # days after which a record expires (TRTDOCS_RECORD_MAX_AGE_DAYS); 0 = never
+    app.add_config_value("trtdocs_record_max_age_days",
+                         float(os.environ.get("TRTDOCS_RECORD_MAX_AGE_DAYS", "90")), "env", types=(int, float))
     # where `make record` writes records (RECORD_OUT); "" = trtdocs_record_dir
     app.add_config_value("trtdocs_record_out", os.environ.get("TRTDOCS_RECORD_OUT", ""), "", types=(str,))
     # the notebooks this build executes (NOTEBOOKS); "" = every notebook

@@ -12,6 +12,7 @@ outputs are rendered instead.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -103,6 +104,9 @@ class BuildContext:
     # the docnames this build executes (NOTEBOOKS); None = every notebook
     subset: tuple[str, ...] | None = None
     cache_path: Path | None = None  # myst-nb's jupyter-cache, for pages outside the subset
+    # the documented release's pins and the age limit a record must meet
+    freshness: recorded.Freshness = recorded.Freshness({}, None)
+    now: dt.datetime = dataclasses.field(default_factory=lambda: dt.datetime.now(dt.timezone.utc))
 
 
 class NotebookReader:
@@ -203,7 +207,9 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
             recorded.merge_outputs(record, nb)
             nb.metadata["mystnb"] = {"execution_mode": "off"}
             plan.record = record.provenance
-            plan.record_path = str(record.path)
+            # named from the source root: the published page shows no build machine's folders
+            path = record.path.resolve()
+            plan.record_path = str(path.relative_to(ctx.srcdir.resolve()) if path.is_relative_to(ctx.srcdir.resolve()) else path)
             _insert_status(nb, lines)
             return plan
 
@@ -308,5 +314,10 @@ def _matching_record(ctx: BuildContext, docname: str, source_hash: str,
         problems.append((1, f"stale record {path}: made from source {record.source_hash}, the "
                             f"source is now {source_hash}; run `make record` on a machine that "
                             f"meets the requirements", "stale"))
+        return None
+    reasons = recorded.expiry(record.provenance, ctx.freshness, ctx.now)
+    if reasons:
+        problems.append((1, f"stale record {path}: {'; '.join(reasons)}; run `make record` on a "
+                            f"machine with the documented release", "stale"))
         return None
     return record

@@ -98,7 +98,8 @@ def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[s
         return (plan.environment_digest != current
                 or files_digest(plan.project_files) != plan.project_digest
                 or not {str(p) for p in inputs} <= set(plan.project_files)
-                or recorded.record_path(ctx.record_dir, doc).is_file() != plan.record_seen)
+                or recorded.record_path(ctx.record_dir, doc).is_file() != plan.record_seen
+                or (plan.record is not None and bool(recorded.expiry(plan.record, ctx.freshness, ctx.now))))
 
     redo = [doc for doc, plan in env.trtdocs_pages.items()
             if doc not in changed and doc not in removed and stale(doc, plan)]

@@ -11,7 +11,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
-from . import downloads
+from . import downloads, recorded
 from .features import inline
 from .gating import MARK_DIRECTIVE, STATUS_DIRECTIVE, PagePlan
 from .requirements import CAPABILITIES
@@ -99,10 +99,13 @@ def banner(plan: PagePlan, entry: dict[str, Any]) -> nodes.Element:
     box += nodes.paragraph(text=needs_text(plan))
     if status == "recorded":
         envdata = entry.get("environment", {})
+        when = recorded.executed_at(entry)
+        age = recorded.age_words(when, dt.datetime.now(dt.timezone.utc)) if when else "at an unknown time"
+        tensorrt = (envdata.get("versions") or {}).get("tensorrt") or "not installed"
+        box += nodes.paragraph(text=f"Recorded on {_machine_text(envdata)}, TensorRT {tensorrt}, {age}.")
         box += nodes.paragraph(text=(
-            f"These outputs come from {entry.get('record')}: executed on {_machine_text(envdata)} "
-            f"at {entry.get('executed_at')} in {entry.get('duration_s')} s, "
-            f"with {_versions_text(envdata)}."))
+            f"These outputs come from {entry.get('record')}: executed at {entry.get('executed_at')} "
+            f"in {entry.get('duration_s')} s, with {_versions_text(envdata)}."))
         return box
     if plan.deferred and status == "not executed":
         box += nodes.paragraph(text=f"Reason: {plan.reason}.")
