@@ -163,7 +163,7 @@ def test_nightly_comparison_reports_changed_outputs_and_stale_records(shards: di
     tmp, site = shards["tmp"], shards["site"]
     (site / "notebooks" / "gamma-input.txt").write_text("second input\n")
     try:
-        _record(site, tmp / "build-nightly", tmp / "records-nightly", "gamma")
+        _record(site, tmp / "build-nightly", tmp / "records-nightly")
     finally:
         (site / "notebooks" / "gamma-input.txt").write_text("first input\n")
     report, output = tmp / "report.md", tmp / "github_output"
@@ -173,8 +173,13 @@ def test_nightly_comparison_reports_changed_outputs_and_stale_records(shards: di
     text = report.read_text()
     assert "## notebooks/gamma" in text and "output of code cell 1 changed" in text
     assert "-gamma reads first input" in text and "+gamma reads second input" in text
-    assert "## notebooks/alpha" not in text and "notebooks/alpha: no fresh record" in text
+    assert "## notebooks/alpha" not in text and "## notebooks/beta" not in text
     assert output.read_text() == "pages=1\n"
     assert compare_records.main([*args, "--max-age-days", "0.000001"]) == 0
     assert output.read_text().splitlines()[-1] == "pages=3"
     assert "stale baseline record: made" in report.read_text()
+    # a page the run did not record (its shard failed) is listed
+    (tmp / "records-nightly" / "notebooks__beta.ipynb").unlink()
+    assert compare_records.main(args) == 0
+    assert output.read_text().splitlines()[-1] == "pages=2"
+    assert "## notebooks/beta\n\n* this run made no record of it" in report.read_text()

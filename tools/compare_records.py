@@ -7,8 +7,8 @@
 The weekly nightly run (.github/workflows/nightly.yml) re-executes every
 notebook against the nightly channel (``--fresh``) and compares each code
 cell's outputs with the records of the last deployed build (``--baseline``).
-The report lists each page whose output changed, and each baseline record that
-is stale: made from a source other than the notebook's, with versions outside
+The report lists each page whose output changed, each recorded page this run
+did not record (its shard failed), and each baseline record that is stale: made from a source other than the notebook's, with versions outside
 the documented release's pins, or older than the age limit
 (docs/_ext/trtdocs/recorded.py decides). ``--github-output`` appends
 ``pages=<count of pages listed>``. Needs the docs venv.
@@ -43,11 +43,13 @@ class PageReport:
     docname: str
     changed_cells: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (cell, diff)
     stale: list[str] = dataclasses.field(default_factory=list)
+    # a recorded page that this run did not record: its shard failed on it
+    unrecorded: bool = False
     notes: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def listed(self) -> bool:
-        return bool(self.changed_cells or self.stale)
+        return bool(self.changed_cells or self.stale or self.unrecorded)
 
 
 def outputs_text(cell: dict[str, Any]) -> str:
@@ -91,7 +93,7 @@ def compare(baseline_dir: Path, fresh_dir: Path, root: Path, freshness: recorded
         if old is None:
             report.notes.append("no baseline record: nothing to compare")
         elif new is None:
-            report.notes.append("no fresh record: the nightly run did not record it")
+            report.unrecorded = True
         else:
             old_cells = [c for c in old.notebook.cells if c.cell_type == "code"]
             new_cells = [c for c in new.notebook.cells if c.cell_type == "code"]
@@ -119,6 +121,8 @@ def markdown(reports: Sequence[PageReport], fresh_env: dict[str, Any] | None) ->
     for r in listed:
         lines += [f"## {r.docname}", ""]
         lines += [f"* stale baseline record: {reason}" for reason in r.stale]
+        if r.unrecorded:
+            lines.append("* this run made no record of it: its shard failed (see the run's logs)")
         for number, diff in r.changed_cells:
             lines += [f"* output of code cell {number} changed:", "", "  ```diff",
                       *[f"  {line}" for line in diff.splitlines()], "  ```"]

@@ -66,7 +66,7 @@ def record_durations(record_dir: Path) -> dict[str, float]:
     for path in sorted(record_dir.glob("*.ipynb")):
         try:
             meta = json.loads(path.read_text())["metadata"][RECORD_KEY]
-        except (KeyError, TypeError, json.JSONDecodeError) as exc:
+        except (OSError, KeyError, TypeError, json.JSONDecodeError) as exc:
             raise ValueError(f"{path}: not a record ({exc})") from None
         value = (meta.get("provenance") or {}).get("duration_s")
         if value is not None:
@@ -110,16 +110,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the plan as JSON")
     parser.add_argument("--github-output", type=Path, help="append matrix= and shards= to this file")
     args = parser.parse_args(argv)
-    source = args.provenance or args.records or args.root / "notebooks" / "_recorded"
     try:
         recorded = record_durations(args.records or args.root / "notebooks" / "_recorded")
-        built = durations(json.loads(args.provenance.read_text()), args.default) if args.provenance else {}
+        built = {}
+        if args.provenance:
+            try:
+                built = durations(json.loads(args.provenance.read_text()), args.default)
+            except (OSError, ValueError) as exc:
+                raise ValueError(f"{args.provenance}: {exc}") from None
         docs = notebooks(args.root)
         if not docs:
             raise ValueError(f"no notebooks under {args.root / 'notebooks'}")
         bins = plan(weights_for(docs, recorded, built, default=args.default), args.shards)
-    except (OSError, ValueError) as exc:
-        print(f"shard: {source}: {exc}", file=sys.stderr)
+    except ValueError as exc:
+        print(f"shard: {exc}", file=sys.stderr)
         return 2
     if args.github_output:
         with args.github_output.open("a") as out:
