@@ -100,6 +100,14 @@ def _check_subset(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
         raise ConfigError(f"NOTEBOOKS names no page of this site: {', '.join(unknown)}")
 
 
+def _env_days(name: str, default: float) -> float:
+    value = os.environ.get(name, "")
+    try:
+        return float(value) if value else default
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of days, not {value!r}") from None
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     env_flag = lambda name: os.environ.get(name, "") not in ("", "0")  # noqa: E731
     app.add_config_value("trtdocs_require_all", env_flag("REQUIRE_ALL"), "", types=(bool,))
@@ -108,8 +116,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("trtdocs_disable", os.environ.get("TRTDOCS_DISABLE", ""), "env", types=(str,))
     app.add_config_value("trtdocs_record_dir", "notebooks/_recorded", "env", types=(str,))
     # days after which a record expires (TRTDOCS_RECORD_MAX_AGE_DAYS); 0 = never
-    app.add_config_value("trtdocs_record_max_age_days",
-                         float(os.environ.get("TRTDOCS_RECORD_MAX_AGE_DAYS", "90")), "env", types=(int, float))
+    app.add_config_value("trtdocs_record_max_age_days", _env_days("TRTDOCS_RECORD_MAX_AGE_DAYS", 90.0), "env",
+                         types=(int, float))
     # where `make record` writes records (RECORD_OUT); "" = trtdocs_record_dir
     app.add_config_value("trtdocs_record_out", os.environ.get("TRTDOCS_RECORD_OUT", ""), "", types=(str,))
     # the notebooks this build executes (NOTEBOOKS); "" = every notebook

@@ -102,7 +102,7 @@ def expiry(provenance: Mapping[str, Any], freshness: Freshness, now: dt.datetime
         if found is None:
             continue
         try:
-            ok = SpecifierSet(spec if spec[0] in "<>=!~" else f"=={spec}").contains(
+            ok = SpecifierSet(spec if spec[:1] in tuple("<>=!~") else f"=={spec}").contains(
                 Version(found), prereleases=True)
         except (InvalidSpecifier, InvalidVersion):
             ok = False
