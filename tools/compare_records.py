@@ -8,8 +8,9 @@ The weekly nightly run (.github/workflows/nightly.yml) re-executes every
 notebook against the nightly channel (``--fresh``) and compares each code
 cell's outputs with the records of the last deployed build (``--baseline``).
 The report lists each page whose output changed, each recorded page this run
-did not record (its shard failed), and each baseline record that is stale: made from a source other than the notebook's, with versions outside
-the documented release's pins, or older than the age limit
+did not record (its shard failed), and each baseline record that is stale:
+made from a source other than the notebook's, with versions outside the
+documented release's pins, or older than the age limit
 (docs/_ext/trtdocs/recorded.py decides). ``--github-output`` appends
 ``pages=<count of pages listed>``. Needs the docs venv.
 """

@@ -208,8 +208,8 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
             nb.metadata["mystnb"] = {"execution_mode": "off"}
             plan.record = record.provenance
             # named from the source root: the published page shows no build machine's folders
-            path = record.path.resolve()
-            plan.record_path = str(path.relative_to(ctx.srcdir.resolve()) if path.is_relative_to(ctx.srcdir.resolve()) else path)
+            root, path = ctx.srcdir.resolve(), record.path.resolve()
+            plan.record_path = str(path.relative_to(root) if path.is_relative_to(root) else path)
             _insert_status(nb, lines)
             return plan
 
