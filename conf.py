@@ -30,6 +30,7 @@ extensions = [
     "sphinx.ext.extlinks",
     "sphinx_copybutton",
     "sphinx_design",
+    "sphinx.ext.graphviz",  # the diagrams, drawn with Debian's dot (make graphviz)
     # This guide's own extension (docs/_ext/trtdocs)
     "trtdocs",
     "trtdocs.drift",  # drift guards: install commands, API use, C++ blocks (docs/_ext/trtdocs/drift)

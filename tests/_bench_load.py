@@ -1,4 +1,4 @@
-"""Load the benchmark scripts (benchmarks/ is not a package) for the bench tests."""
+"""Load the scripts of benchmarks/ and tools/ (not packages) for their tests."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from pathlib import Path
 from types import ModuleType
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
 
 
-def load(name: str) -> ModuleType:
+def load(name: str, folder: Path = BENCHMARKS) -> ModuleType:
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

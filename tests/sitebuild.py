@@ -13,6 +13,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "tests" / "fixtures"
 STRICT = ("-W", "-n", "--keep-going", "-T")
+# the settings a build reads from the environment: a test names those it wants
+ENV_SETTINGS = frozenset({"CI", "REQUIRE_ALL", "REQUIRE_OUTPUTS", "TRTDOCS_RECORD", "TRTDOCS_DISABLE",
+                          "TRTDOCS_NOTEBOOKS", "TRTDOCS_RECORD_OUT", "TRTDOCS_RECORD_MAX_AGE_DAYS"})
 
 
 def copy_fixture(name: str, dest: Path) -> Path:
@@ -21,18 +24,14 @@ def copy_fixture(name: str, dest: Path) -> Path:
     return site
 
 
-# Variables that change what a build reports: a fixture build sets them itself.
-BUILD_VARIABLES = ("CI", "REQUIRE_ALL", "TRTDOCS_RECORD", "TRTDOCS_DISABLE")
-
-
 def sphinx_build(src: Path, out: Path, *args: str, strict: bool = True,
                  env: dict[str, str] | None = None,
                  keep_env: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
     """Build ``src`` into ``out/html``; doctrees stay in ``out/doctrees``.
 
-    The build does not see :data:`BUILD_VARIABLES` from this environment, except
+    The build does not see :data:`ENV_SETTINGS` from this environment, except
     those named in ``keep_env``; ``env`` adds variables."""
-    run_env = {k: v for k, v in os.environ.items() if k not in BUILD_VARIABLES or k in keep_env}
+    run_env = {k: v for k, v in os.environ.items() if k not in ENV_SETTINGS or k in keep_env}
     run_env["PYTHONPATH"] = os.pathsep.join(
         filter(None, [str(REPO / "docs" / "_ext"), run_env.get("PYTHONPATH")]))
     run_env.update(env or {})

@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
+from sphinx.errors import ConfigError
 
 from . import (benchresults, buildpaths, downloads, execerrors, failures, features, lognoise, provenance,
-               releases, status, streams, tracebacks)
+               recorded, releases, status, streams, tracebacks)
 from .environment import cached_probe
-from .gating import BuildContext, read_notebook
+from .gating import BuildContext, in_subset, read_notebook, subset_names
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 READER = "trtdocs.gating.read_notebook"
-ENV_VERSION = 5
+ENV_VERSION = 6
 
 
 class PageCollector(EnvironmentCollector):
@@ -87,18 +88,51 @@ def _init_build(app: Sphinx) -> None:
         record_dir=srcdir / config.trtdocs_record_dir,
         import_roots=tuple(srcdir / r for r in config.trtdocs_import_roots),
         srcdir=srcdir,
+        subset=subset_names(config.trtdocs_notebooks),
+        cache_path=Path(config.nb_execution_cache_path or Path(app.outdir).parent / ".jupyter_cache"),
+        freshness=_freshness(app),
     )
+
+
+def _freshness(app: Sphinx) -> recorded.Freshness:
+    release = app.trtdocs_features.documented_release
+    return recorded.Freshness.of_release(release.version, release.pins, app.config.trtdocs_record_max_age_days)
+
+
+def _check_subset(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """Stop the build on a NOTEBOOKS name that matches no page, naming it."""
+    names = read_notebook.context.subset if read_notebook.context else None
+    unknown = [n for n in names or () if not any(in_subset(d, (n,)) for d in env.found_docs)]
+    if unknown:
+        raise ConfigError(f"NOTEBOOKS names no page of this site: {', '.join(unknown)}")
+
+
+def _env_days(name: str, default: float) -> float:
+    value = os.environ.get(name, "")
+    try:
+        return float(value) if value else default
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of days, not {value!r}") from None
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     env_flag = lambda name: os.environ.get(name, "") not in ("", "0")  # noqa: E731
     app.add_config_value("trtdocs_require_all", env_flag("REQUIRE_ALL"), "", types=(bool,))
+    app.add_config_value("trtdocs_require_outputs", env_flag("REQUIRE_OUTPUTS"), "", types=(bool,))
     app.add_config_value("trtdocs_record", env_flag("TRTDOCS_RECORD"), "", types=(bool,))
     app.add_config_value("trtdocs_disable", os.environ.get("TRTDOCS_DISABLE", ""), "env", types=(str,))
     app.add_config_value("trtdocs_record_dir", "notebooks/_recorded", "env", types=(str,))
+    # days after which a record expires (TRTDOCS_RECORD_MAX_AGE_DAYS); 0 = never
+    app.add_config_value("trtdocs_record_max_age_days", _env_days("TRTDOCS_RECORD_MAX_AGE_DAYS", 90.0), "env",
+                         types=(int, float))
+    # where `make record` writes records (RECORD_OUT); "" = trtdocs_record_dir
+    app.add_config_value("trtdocs_record_out", os.environ.get("TRTDOCS_RECORD_OUT", ""), "", types=(str,))
+    # the notebooks this build executes (NOTEBOOKS); "" = every notebook
+    app.add_config_value("trtdocs_notebooks", os.environ.get("TRTDOCS_NOTEBOOKS", ""), "env", types=(str,))
     app.add_config_value("trtdocs_import_roots", ["docs/_ext", "notebooks"], "env", types=(list,))
     app.connect("config-inited", _register_reader, priority=400)
     app.connect("builder-inited", _init_build, priority=400)
+    app.connect("env-before-read-docs", _check_subset)
     app.add_env_collector(PageCollector)
     features.setup(app)
     status.setup(app)

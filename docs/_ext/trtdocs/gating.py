@@ -12,6 +12,7 @@ outputs are rendered instead.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,7 @@ logger = logging.getLogger(__name__)
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
+DEFERRED_REASON = "not among this build's NOTEBOOKS, and no record or cached execution matches"
 SKIP_TAG = "skip-execution"  # nbclient's NotebookClient.skip_cells_with_tag
 MARK_DIRECTIVE = "not-executed"
 STATUS_DIRECTIVE = "page-status"
@@ -68,11 +70,17 @@ class PagePlan:
     # in either re-reads the page (provenance.outdated)
     inputs: tuple[str, ...] = ()
     record_seen: bool = False
+    # outside this build's subset (NOTEBOOKS): not executed by it, shown from a
+    # record or the cache; REQUIRE_ALL and `make record` leave it alone
+    deferred: bool = False
+    deferred_shown: bool = False  # whether a record or the cache gave it outputs
 
     @property
     def status(self) -> str:
         if self.record is not None:
             return "recorded"
+        if self.deferred and not self.deferred_shown:
+            return "not executed"
         if not self.skipped:
             return "executed"
         if len(self.skipped) == self.code_cells:
@@ -82,6 +90,8 @@ class PagePlan:
     @property
     def reason(self) -> str:
         """Each unmet requirement once, with what the probe found."""
+        if self.deferred and not self.deferred_shown and self.record is None:
+            return DEFERRED_REASON
         return "; ".join(dict.fromkeys(r for s in self.skipped for r in s.reasons))
 
 
@@ -95,6 +105,12 @@ class BuildContext:
     record_dir: Path
     import_roots: tuple[Path, ...]
     srcdir: Path  # where a notebook's `inputs:` globs are rooted
+    # the docnames this build executes (NOTEBOOKS); None = every notebook
+    subset: tuple[str, ...] | None = None
+    cache_path: Path | None = None  # myst-nb's jupyter-cache, for pages outside the subset
+    # the documented release's pins and the age limit a record must meet
+    freshness: recorded.Freshness = recorded.Freshness({}, None)
+    now: dt.datetime = dataclasses.field(default_factory=lambda: dt.datetime.now(dt.timezone.utc))
 
 
 class NotebookReader:
@@ -218,13 +234,16 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
 
     # A record is checked whether or not it is shown: a stale one is reported
     # (an error in CI and under REQUIRE_ALL) even where the page executes.
+    plan.deferred = ctx.subset is not None and not in_subset(docname, ctx.subset)
     record = _matching_record(ctx, docname, source_hash, problems) if plan.record_seen else None
-    if skipped:
+    if skipped or plan.deferred:
         if record is not None:
             recorded.merge_outputs(record, nb)
             nb.metadata["mystnb"] = {"execution_mode": "off"}
             plan.record = record.provenance
-            plan.record_path = str(record.path)
+            # named from the source root: the published page shows no build machine's folders
+            root, path = ctx.srcdir.resolve(), record.path.resolve()
+            plan.record_path = str(path.relative_to(root) if path.is_relative_to(root) else path)
             _insert_status(nb, lines)
             return plan
 
@@ -244,8 +263,37 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
         first.metadata.setdefault("trtdocs", {})["cache_key"] = {
             "environment": plan.environment_digest, "project_code": plan.project_digest}
     nb.metadata["source_map"] = lines
+    if plan.deferred:
+        plan.deferred_shown = _in_cache(nb, ctx.cache_path)
+        if not plan.deferred_shown:
+            nb.metadata["mystnb"] = {"execution_mode": "off"}
     _insert_status(nb, lines)
     return plan
+
+
+def subset_names(value: str) -> tuple[str, ...] | None:
+    """``NOTEBOOKS`` as names (``kv-cache``, ``notebooks/kv-cache`` or
+    ``notebooks/kv-cache.md``, separated by spaces or commas); None when empty."""
+    names = tuple(n.removesuffix(".md").strip("/") for n in value.replace(",", " ").split())
+    return names or None
+
+
+def in_subset(docname: str, names: Sequence[str]) -> bool:
+    return docname in names or docname.rsplit("/", 1)[-1] in names
+
+
+def _in_cache(nb: nbformat.NotebookNode, cache_path: Path | None) -> bool:
+    """Whether myst-nb's cache holds an execution of ``nb`` as gated here (its
+    cache mode then shows it without executing)."""
+    if cache_path is None or not cache_path.is_dir():
+        return False
+    from jupyter_cache import get_cache
+
+    try:
+        get_cache(str(cache_path)).match_cache_notebook(nb)
+    except KeyError:
+        return False
+    return True
 
 
 def input_files(value: object, srcdir: Path) -> tuple[list[Path], str]:
@@ -302,5 +350,11 @@ def _matching_record(ctx: BuildContext, docname: str, source_hash: str,
                             f"source is now {source_hash} (a code cell or a requirement changed); "
                             f"run `make record` on a machine that meets the requirements and "
                             f"commit the new record, or delete the stale one", "stale"))
+        return None
+    reasons = recorded.expiry(record.provenance, ctx.freshness, ctx.now)
+    if reasons:
+        where = path.relative_to(ctx.srcdir) if path.is_relative_to(ctx.srcdir) else path
+        problems.append((1, f"stale record {where}: {'; '.join(reasons)}; run `make record` on a "
+                            f"machine with the documented release", "stale"))
         return None
     return record

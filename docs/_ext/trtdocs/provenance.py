@@ -1,6 +1,7 @@
 """Build-wide outputs of the gating: ``provenance.json``, the build report
 page, recorded notebooks (``make record``), and the strict check
-(``REQUIRE_ALL=1``) that fails a build in which anything did not execute."""
+(``REQUIRE_ALL=1``) that fails a build in which anything did not execute, or
+(``REQUIRE_OUTPUTS=1``) in which a page has neither its execution nor a fresh record."""
 
 from __future__ import annotations
 
@@ -120,7 +121,8 @@ def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[s
         return (plan.environment_digest != current
                 or files_digest(plan.project_files) != plan.project_digest
                 or not {str(p) for p in inputs} <= set(plan.project_files)
-                or recorded.record_path(ctx.record_dir, doc).is_file() != plan.record_seen)
+                or recorded.record_path(ctx.record_dir, doc).is_file() != plan.record_seen
+                or (plan.record is not None and bool(recorded.expiry(plan.record, ctx.freshness, ctx.now))))
 
     redo = [doc for doc, plan in env.trtdocs_pages.items()
             if doc not in changed and doc not in removed and stale(doc, plan)]
@@ -135,18 +137,25 @@ def check_problems(app: Sphinx, exc: Exception | None) -> None:
     sphinx.ext.doctest does. Strictness comes from this build's settings."""
     if exc is not None:
         return
-    strict = bool(app.config.trtdocs_require_all
+    config = app.config
+    strict = bool(config.trtdocs_require_all or config.trtdocs_require_outputs
                   or os.environ.get("CI", "").lower() not in ("", "0", "false"))
     failed = False
     for doc, plan in sorted(app.env.trtdocs_pages.items()):
         for line, message, kind in plan.problems:
-            is_error = kind == "error" or (kind == "stale" and strict)
+            # a stale record outside this build's subset is another shard's concern
+            is_error = kind == "error" or (kind == "stale" and strict and not plan.deferred)
             (logger.error if is_error else logger.warning)(
                 message, location=(doc, line), type="trtdocs", subtype="gating")
             failed |= is_error
-        if app.config.trtdocs_require_all and plan.status != "executed":
+        if app.config.trtdocs_require_all and plan.status != "executed" and not plan.deferred:
             logger.error("REQUIRE_ALL: %s: %s", plan.status, plan.reason or "outputs come from a record",
                          location=(doc, 1), type="trtdocs", subtype="strict")
+            failed = True
+        elif config.trtdocs_require_outputs and plan.status not in ("executed", "recorded"):
+            # the gathering build: each page executed here or shown from a fresh record
+            logger.error("REQUIRE_OUTPUTS: %s: %s", plan.status, plan.reason, location=(doc, 1),
+                         type="trtdocs", subtype="strict")
             failed = True
     if failed:
         app.statuscode = 1
@@ -167,8 +176,9 @@ def _record(app: Sphinx) -> None:
 
     ctx = read_notebook.context
     assert ctx is not None
+    out = Path(app.srcdir, app.config.trtdocs_record_out) if app.config.trtdocs_record_out else ctx.record_dir
     for doc, plan in sorted(app.env.trtdocs_pages.items()):
-        if plan.status != "executed" or not (plan.requires or plan.cell_requires):
+        if plan.deferred or plan.status != "executed" or not (plan.requires or plan.cell_requires):
             continue
         executed = executed_notebook(app, doc, plan)
         if executed is None:
@@ -176,7 +186,7 @@ def _record(app: Sphinx) -> None:
                          location=(doc, 1), type="trtdocs", subtype="record")
             app.statuscode = 1
             continue
-        path = recorded.record_path(ctx.record_dir, doc)
+        path = recorded.record_path(out, doc)
         recorded.write(path, read_notebook_source(app, doc), executed, page_entry(app, doc, plan))
         logger.info("recorded %s -> %s", doc, path)
 

@@ -5,20 +5,57 @@ A record is the source notebook with the outputs of that execution, plus
 ``metadata.trtdocs_record``: the source hash it was made from and the
 provenance of the execution. Only a real execution writes a record
 (``make record`` on a machine that meets the requirements).
+
+A record also expires: :func:`expiry` names why one made with package
+versions outside the documented release's pins, or older than the configured
+age, no longer stands for the documented release.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import datetime as dt
 import hashlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import nbformat
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
 
 RECORD_KEY = "trtdocs_record"
+
+# features.toml pin name -> the key of the probe's versions (environment.PACKAGES)
+# it constrains. The cuda pin names the CUDA the release was built for, which
+# the probe does not report, so it is not compared.
+PIN_VERSIONS: Mapping[str, str] = {
+    "torch": "torch",
+    "executorch": "executorch",
+    "tensorrt": "tensorrt",
+    "runtime": "torch_tensorrt_executorch_runtime",
+    "python": "python",
+}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Freshness:
+    """What a record must have been made with, and how old it may be."""
+
+    # probe versions key -> PEP 440 specifier (torch_tensorrt: the release itself)
+    pins: Mapping[str, str]
+    # days after its execution that a record expires; None = never
+    max_age_days: float | None
+
+    @classmethod
+    def of_release(cls, version: str, pins: Mapping[str, str], max_age_days: float | None) -> Freshness:
+        """From a features-table release: its version and its pins."""
+        specs = {PIN_VERSIONS[k]: v for k, v in pins.items() if k in PIN_VERSIONS}
+        if version:
+            specs["torch_tensorrt"] = f"=={version}"
+        return cls(specs, max_age_days if max_age_days and max_age_days > 0 else None)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -42,6 +79,48 @@ def source_hash(nb: nbformat.NotebookNode) -> str:
         ],
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def executed_at(provenance: Mapping[str, Any]) -> dt.datetime | None:
+    """When the record's notebook executed (timezone-aware), or None."""
+    try:
+        when = dt.datetime.fromisoformat(str(provenance.get("executed_at")))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)
+
+
+def expiry(provenance: Mapping[str, Any], freshness: Freshness, now: dt.datetime) -> list[str]:
+    """Why a record with this provenance is stale; [] when it is fresh.
+
+    A package the record's machine did not have is not compared: a record is
+    made only where the notebook's requirements were met."""
+    reasons: list[str] = []
+    versions = (provenance.get("environment") or {}).get("versions") or {}
+    for key, spec in freshness.pins.items():
+        found = versions.get(key)
+        if found is None:
+            continue
+        try:
+            ok = SpecifierSet(spec if spec[:1] in tuple("<>=!~") else f"=={spec}").contains(
+                Version(found), prereleases=True)
+        except (InvalidSpecifier, InvalidVersion):
+            ok = False
+        if not ok:
+            reasons.append(f"made with {key} {found}, outside the documented release's {spec}")
+    if freshness.max_age_days is not None:
+        when = executed_at(provenance)
+        if when is None:
+            reasons.append("it has no execution date")
+        elif (now - when).total_seconds() > freshness.max_age_days * 86400:
+            reasons.append(f"made {age_words(when, now)}, over the {freshness.max_age_days:g}-day limit")
+    return reasons
+
+
+def age_words(when: dt.datetime, now: dt.datetime) -> str:
+    """'today', '1 day ago', 'N days ago'."""
+    days = int((now - when).total_seconds() // 86400)
+    return "today" if days < 1 else "1 day ago" if days == 1 else f"{days} days ago"
 
 
 def record_path(record_dir: Path, docname: str) -> Path:

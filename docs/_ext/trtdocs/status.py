@@ -15,7 +15,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
-from . import downloads, folding
+from . import downloads, folding, recorded
 from .features import inline
 from .gating import MARK_DIRECTIVE, STATUS_DIRECTIVE, PagePlan
 from .requirements import CAPABILITIES
@@ -148,10 +148,16 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
     summary.extend(downloads.links(docname))
     body: list[nodes.Node] = [nodes.paragraph(text=needs_text(plan))]
     if status == "recorded":
+        when = recorded.executed_at(entry)
+        age = recorded.age_words(when, dt.datetime.now(dt.timezone.utc)) if when else "at an unknown time"
+        tensorrt = (envdata.get("versions") or {}).get("tensorrt") or "not installed"
+        body.append(nodes.paragraph(text=f"Recorded on {_machine_text(envdata)}, TensorRT {tensorrt}, {age}."))
         body.append(nodes.paragraph(text=(
             f"These outputs come from {entry.get('record')}: executed on {_machine_text(envdata)} "
             f"at {entry.get('executed_at')} in {entry.get('duration_s')} s, "
             f"with {_versions_text(envdata)}.")))
+    elif plan.deferred and status == "not executed":
+        body.append(nodes.paragraph(text=f"Reason: {plan.reason}."))
     else:
         if plan.skipped:
             para = nodes.paragraph(text=(
