@@ -14,7 +14,10 @@ One module per concern:
 * :mod:`.provenance`: provenance.json, the build report, records, strict mode;
 * :mod:`.downloads`: each notebook page's .ipynb and .md downloads;
 * :mod:`.releases`: the sidebar's release switcher, from docs/features.toml.
-* :mod:`.benchresults`: the build-speed table from benchmarks/results.
+* :mod:`.benchresults`: the build-speed table from benchmarks/results;
+* :mod:`.apimodel`: the installed packages' API, loaded with griffe (no import);
+* :mod:`.apiref`: the API reference generated from that model;
+* :mod:`.apixref`: code literals naming the packages' objects become cross-references.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from . import benchresults, downloads, features, provenance, releases, status, streams
+from . import apiref, benchresults, downloads, features, provenance, releases, status, streams
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
 
@@ -100,6 +103,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     releases.setup(app)
     benchresults.setup(app)
     streams.setup(app)
+    apiref.setup(app)
     # env_version: bump when what the env keeps changes shape (PagePlan and
     # friends), so Sphinx discards an environment pickled by older code.
     return {"version": "1.0", "env_version": ENV_VERSION,
