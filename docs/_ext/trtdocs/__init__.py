@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from . import apiref, benchresults, downloads, features, provenance, releases, status, streams
+from . import apiref, apixref, benchresults, downloads, features, provenance, releases, status, streams
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
 
@@ -104,6 +104,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     benchresults.setup(app)
     streams.setup(app)
     apiref.setup(app)
+    apixref.setup(app)
     # env_version: bump when what the env keeps changes shape (PagePlan and
     # friends), so Sphinx discards an environment pickled by older code.
     return {"version": "1.0", "env_version": ENV_VERSION,
