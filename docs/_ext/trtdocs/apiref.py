@@ -370,6 +370,14 @@ class _Renderer:
             lines += [*module.docstring.value.splitlines(), ""]
         for name in names if names is not None else module.exports or ():
             lines += self.entry(f"{path}.{name}", _target(module.members[name]), "")
+        later = [k for k in self.data.features if k in self.data.absent and ":" not in k
+                 and k.rsplit(".", 1)[0] == path]
+        if later:
+            lines += [".. rubric:: In later releases", "",
+                      f"The installed release of ``{path}`` has none of these names.", ""]
+            lines += [f"* ``{k}`` " + " ".join(f":api-feature:`{f}`" for f in self.data.features[k])
+                      for k in later]
+            lines.append("")
         return lines
 
     def entry(self, path: str, obj: griffe.Object, prefix: str) -> list[str]:
@@ -479,7 +487,8 @@ class _Renderer:
         for erratum in self._errata_of(path, name):
             lines += [""] + self.erratum(erratum, body + "   ")
         if annotation is not None:
-            lines += [f"{body}:type {name}: ``{_annotation(annotation)}``"]
+            kind = "kwtype" if field == "keyword" else "type"
+            lines += [f"{body}:{kind} {name}: ``{_annotation(annotation)}``"]
         return lines
 
     def _errata_of(self, path: str, param: str) -> list[Erratum]:
@@ -674,7 +683,7 @@ def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildE
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension("trtdocs.features")
+    # needs trtdocs.features (set up beside it by trtdocs, or listed before it)
     app.add_config_value("trtdocs_api_data_file", DATA_FILE, "env", types=(str,))
     app.add_config_value("trtdocs_api_errata_file", ERRATA_FILE, "env", types=(str,))
     # [] = this interpreter's site-packages; tests point it at a planted copy

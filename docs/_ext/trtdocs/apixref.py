@@ -106,6 +106,6 @@ class LiteralReferences(SphinxTransform):
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.setup_extension("trtdocs.apiref")
+    # needs trtdocs.apiref (set up beside it by trtdocs, or listed before it)
     app.add_transform(LiteralReferences)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
