@@ -435,11 +435,11 @@ class _Renderer:
             if kind == "text":
                 lines += self.text(section.value, body)
             elif kind in ("parameters", "other parameters"):
-                field = "param" if kind == "parameters" else "keyword"
+                # Sphinx 9 lists keyword fields under Parameters too; the
+                # signature's * shows which are keyword-only
                 for p in section.value:
                     documented.add(p.name)
-                    lines += self.param(path, field, p.name, p.description,
-                                        p.annotation, body)
+                    lines += self.param(path, "param", p.name, p.description, p.annotation, body)
             elif kind == "raises":
                 for r in section.value:
                     lines += _field(f"raises {r.annotation}", r.description, body)
@@ -487,8 +487,7 @@ class _Renderer:
         for erratum in self._errata_of(path, name):
             lines += [""] + self.erratum(erratum, body + "   ")
         if annotation is not None:
-            kind = "kwtype" if field == "keyword" else "type"
-            lines += [f"{body}:{kind} {name}: ``{_annotation(annotation)}``"]
+            lines += [f"{body}:type {name}: ``{_annotation(annotation)}``"]
         return lines
 
     def _errata_of(self, path: str, param: str) -> list[Erratum]:
@@ -667,6 +666,8 @@ def model_digest(model: apimodel.ApiModel) -> str:
 
 def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
               removed: set[str]) -> list[str]:
+    """Pages made from the model (the reference, prose whose literals were
+    checked against it) are read again when the installed sources change."""
     digest = model_digest(model_of(app))
     if getattr(env, "trtdocs_api_digest", None) == digest:
         return []

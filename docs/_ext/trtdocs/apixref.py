@@ -88,6 +88,7 @@ class LiteralReferences(SphinxTransform):
             if match is None or _skipped(literal):
                 continue
             names = names or _names(self.app)
+            self.env.trtdocs_api_docs.add(self.env.docname)  # re-read when the installed API changes
             name = match["name"]
             if name in names.documented:
                 ref = addnodes.pending_xref("", refdomain="py", reftype="obj", reftarget=name,
