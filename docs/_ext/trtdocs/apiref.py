@@ -65,8 +65,11 @@ COVERED: Mapping[str, tuple[str, ...] | None] = MappingProxyType({
     "torch_tensorrt_executorch_runtime.runtime": None,
 })
 DOCSTRING_STYLE = "google"  # Arguments:/Keyword Arguments:/Returns:/Raises: in 2.14.0
-DATA_FILE = "docs/data/api.toml"
-ERRATA_FILE = "docs/data/api-errata.toml"
+# The data files beside this extension (docs/data), so that any site built with it
+# (the tests' fixture sites too) reads the same; relative values are from the confdir.
+_DOCS = Path(__file__).resolve().parents[2]
+DATA_FILE = str(_DOCS / "data" / "api.toml")
+ERRATA_FILE = str(_DOCS / "data" / "api-errata.toml")
 SIG_MARK = "trtdocs_api_signature"  # on xrefs of signatures and types: unresolved ones render as text
 
 _DATA_KEYS = frozenset({"options", "features", "upstream_refs"})
@@ -216,7 +219,7 @@ def load_data(data_path: Path, errata_path: Path, model: apimodel.ApiModel,
         exists = obj_path in objects and (not param or param in _param_names(objects[obj_path])
                                           or param in options.get(obj_path, Options("", "", {}, {})).defaults)
         if not exists:
-            if (obj_path not in objects and param) or (param and obj_path not in objects):
+            if param and obj_path not in objects:
                 raise fail(entry, f"{obj_path} is not an object the reference documents")
             old = [f for f in ids if not _newer(features.feature(f).since, installed)]
             if old:
