@@ -17,10 +17,13 @@ One module per concern:
 * :mod:`.buildpaths`: no path of the build machine on the site;
 * :mod:`.provenance`: provenance.json, the build report, records, strict mode;
 * :mod:`.downloads`: each notebook page's .ipynb and .md downloads;
-* :mod:`.releases`: the sidebar's release switcher, from docs/features.toml.
-* :mod:`.benchresults`: the build-speed table from benchmarks/results.
+* :mod:`.releases`: the sidebar's release switcher, from docs/features.toml;
+* :mod:`.benchresults`: the build-speed table from benchmarks/results;
 * :mod:`.execerrors`: a notebook that fails to execute reads as this project's error;
-* :mod:`.failures`: errors hold on every build until their cause is gone.
+* :mod:`.failures`: errors hold on every build until their cause is gone;
+* :mod:`.apimodel`: the installed packages' API, loaded with griffe (no import);
+* :mod:`.apiref`: the API reference generated from that model;
+* :mod:`.apixref`: code literals naming the packages' objects become cross-references.
 """
 
 from __future__ import annotations
@@ -32,8 +35,8 @@ from typing import TYPE_CHECKING
 from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.errors import ConfigError
 
-from . import (benchresults, buildpaths, downloads, execerrors, failures, features, lognoise, provenance,
-               recorded, releases, status, streams, tracebacks)
+from . import (apiref, apixref, benchresults, buildpaths, downloads, execerrors, failures, features, lognoise,
+               provenance, recorded, releases, status, streams, tracebacks)
 from .environment import cached_probe
 from .gating import BuildContext, in_subset, read_notebook, subset_names
 
@@ -146,6 +149,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     lognoise.setup(app)
     tracebacks.setup(app)
     buildpaths.setup(app)
+    apiref.setup(app)
+    apixref.setup(app)
     # env_version: bump when what the env keeps changes shape (PagePlan and
     # friends), so Sphinx discards an environment pickled by older code.
     return {"version": "1.0", "env_version": ENV_VERSION,

@@ -21,12 +21,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import logging
 import re
-import sysconfig
 from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
-from importlib import metadata
 from pathlib import Path
 from types import MappingProxyType
 
@@ -35,17 +32,12 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from .. import apimodel
+from ..apimodel import PACKAGES
 from ..frontmatter import front_matter_problem
 from ..requirements import RequirementError
 from . import Violation
 from .blocks import iter_blocks
-
-# Packages loaded statically: import name -> distribution name.
-PACKAGES: Mapping[str, str] = MappingProxyType({
-    "torch_tensorrt": "torch-tensorrt",
-    "torch_tensorrt_executorch_runtime": "torch-tensorrt-executorch-runtime",
-    "executorch": "executorch",
-})
 # Functions whose **kwargs are not open: a keyword must be a parameter or a name the
 # source pops from kwargs (2.14's save() raises TypeError on any other with the
 # executorch format).
@@ -82,23 +74,16 @@ class ApiIndex:
     """The statically loaded packages and what is known about their signatures."""
 
     modules: Mapping[str, griffe.Module]  # import name -> griffe module tree
-    versions: Mapping[str, str]  # import name -> installed version (importlib.metadata)
+    versions: Mapping[str, str]  # import name -> version of the distribution on the search path
     search_paths: list[str]  # site-packages folders griffe reads
     _extra: dict[str, griffe.Module] = dataclasses.field(default_factory=dict)  # namespace subpackages
 
     @classmethod
     def load(cls, search_paths: Iterable[Path] | None = None) -> ApiIndex:
-        paths = [str(p) for p in (search_paths or [Path(sysconfig.get_paths()["purelib"])])]
-        logging.getLogger("griffe").setLevel(logging.CRITICAL)  # unresolved externals are expected
-        modules = {name: griffe.load(name, search_paths=paths, allow_inspection=False,
-                                     try_relative_path=False) for name in PACKAGES}
-        versions = {}
-        for name, dist in PACKAGES.items():
-            try:
-                versions[name] = metadata.version(dist)
-            except metadata.PackageNotFoundError:
-                pass
-        return cls(MappingProxyType(modules), MappingProxyType(versions), paths)
+        """The index over :func:`trtdocs.apimodel.load`'s model, the one the API
+        reference renders."""
+        model = apimodel.load(search_paths)
+        return cls(model.modules, model.versions, list(model.search_paths))
 
     def lookup(self, path: str) -> griffe.Object:
         """The object at ``path``; raises _Missing or _Unknown."""
@@ -226,17 +211,7 @@ def _resolvable(base: object) -> bool:
 
 def kwargs_popped(func: griffe.Object) -> frozenset[str]:
     """String literals ``kwargs.pop("name", ...)`` in a function's source (read with ast)."""
-    source = Path(func.filepath).read_text(encoding="utf-8")
-    tree = ast.parse(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
-                and n.name == func.name and n.lineno == func.lineno)
-    kw = node.args.kwarg.arg if node.args.kwarg else "kwargs"
-    return frozenset(
-        c.args[0].value for c in ast.walk(node)
-        if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "pop"
-        and isinstance(c.func.value, ast.Name) and c.func.value.id == kw
-        and c.args and isinstance(c.args[0], ast.Constant) and isinstance(c.args[0].value, str)
-    )
+    return frozenset(apimodel.popped_options(func))
 
 
 # -- notebooks -------------------------------------------------------------------

@@ -48,7 +48,8 @@ GATING_RULES = frozenset({"requires", "front-matter"})
 def _cache_key(root: Path, features: FeaturesTable) -> str:
     """Everything the guards read: pages, table, their own code, packages, toolchain."""
     h = hashlib.sha256()
-    files = [*page_paths(root), Path(features.path), *sorted(Path(__file__).parent.glob("*.py"))]
+    files = [*page_paths(root), Path(features.path), *sorted(Path(__file__).parent.glob("*.py")),
+             Path(__file__).parents[1] / "apimodel.py"]
     for f in files:
         h.update(str(f).encode())
         h.update(f.read_bytes() if f.is_file() else b"-")
