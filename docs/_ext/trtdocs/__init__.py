@@ -14,7 +14,9 @@ One module per concern:
 * :mod:`.provenance`: provenance.json, the build report, records, strict mode;
 * :mod:`.downloads`: each notebook page's .ipynb and .md downloads;
 * :mod:`.releases`: the sidebar's release switcher, from docs/features.toml.
-* :mod:`.benchresults`: the build-speed table from benchmarks/results.
+* :mod:`.benchresults`: the build-speed table from benchmarks/results;
+* :mod:`.datatables`: the tables of docs/data/*.toml (``{data-table}``);
+* :mod:`.pageneeds`: what each notebook needs, from the gating plans (``{page-needs}``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from . import benchresults, downloads, features, provenance, releases, status, streams
+from . import (benchresults, datatables, downloads, features, pageneeds, provenance, releases,
+               status, streams)
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
 
@@ -36,7 +39,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 READER = "trtdocs.gating.read_notebook"
-ENV_VERSION = 4
+ENV_VERSION = 5
 
 
 class PageCollector(EnvironmentCollector):
@@ -99,6 +102,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     downloads.setup(app)
     releases.setup(app)
     benchresults.setup(app)
+    datatables.setup(app)
+    pageneeds.setup(app)
     streams.setup(app)
     # env_version: bump when what the env keeps changes shape (PagePlan and
     # friends), so Sphinx discards an environment pickled by older code.

@@ -29,7 +29,7 @@ from sphinx.util import logging
 
 from . import installs
 from .blocks import page_paths
-from .run import Report, report_from_json
+from .run import SAVE_OPTIONS, Report, report_from_json
 from .table import table_from_features
 
 if TYPE_CHECKING:
@@ -45,7 +45,8 @@ _DISTS = ("torch-tensorrt", "torch-tensorrt-executorch-runtime", "executorch", "
 def _cache_key(root: Path, features: FeaturesTable) -> str:
     """Everything the guards read: pages, table, their own code, packages, toolchain."""
     h = hashlib.sha256()
-    files = [*page_paths(root), Path(features.path), *sorted(Path(__file__).parent.glob("*.py"))]
+    files = [*page_paths(root), Path(features.path), root / SAVE_OPTIONS,
+             *sorted(Path(__file__).parent.glob("*.py"))]
     for f in files:
         h.update(str(f).encode())
         h.update(f.read_bytes() if f.is_file() else b"-")
