@@ -23,6 +23,8 @@ copyright = "2026, " + author
 # -- General configuration -----------------------------------------------------
 
 extensions = [
+    # Sphinx's own
+    "sphinx.ext.graphviz",  # diagrams drawn at build time by Graphviz's dot (make graphviz)
     # External stuff
     "myst_nb",
     "sphinx_copybutton",
@@ -51,6 +53,10 @@ nb_execution_show_tb = True
 nb_merge_streams = False  # trtdocs.streams joins stream pieces as Jupyter does
 nb_render_markdown_format = "myst"  # tables printed with IPython.display.Markdown
 nb_ipywidgets_js = {}  # nothing is fetched from a CDN at view time
+
+# -- Diagrams --------------------------------------------------------------------
+
+graphviz_output_format = "svg"  # vector, searchable text, nothing fetched at view time
 
 # -- HTML output ---------------------------------------------------------------
 
