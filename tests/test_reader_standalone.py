@@ -6,10 +6,12 @@ site's."""
 
 from __future__ import annotations
 
+import ast
 import os
 import tempfile
 from pathlib import Path
 
+import jupytext
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -26,6 +28,22 @@ def test_every_notebook_page_has_a_download(built_site: Path) -> None:
     assert sorted(DOCS) == notebook_docs(built_site)
     for doc in DOCS:
         assert (built_site / f"{doc}.ipynb").is_file(), f"{doc}: the site offers no .ipynb"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=DOCS)
+def test_no_cell_imports_the_site_or_reads_the_repository(path: Path) -> None:
+    """Caught before any build: what would fail on a reader's machine."""
+    code = [c for c in jupytext.read(path).cells if c.cell_type == "code"]
+    for number, cell in enumerate(code, start=1):
+        source = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
+        for node in ast.walk(ast.parse(source)):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not any(n.split(".")[0] == "trtdocs" for n in names), \
+                f"{path.name} cell {number}: imports the site's own package"
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                assert not node.value.startswith("..") and "docs/data" not in node.value, \
+                    f"{path.name} cell {number}: reads {node.value!r}, a file of this repository"
 
 
 def as_downloaded(built_site: Path, doc: str, skipped: set[int]) -> nbformat.NotebookNode:
