@@ -61,7 +61,9 @@ def test_data_tables_render_markup_and_feature_notes(site: tuple[Path, Path]) ->
     assert table.select_one("a[href='#reproduced-here']") is not None
     assert table.select_one("code") is not None and table.select_one(".trtdocs-feature a") is not None
     options_table = rows(page, "trtdocs-data-runtime-options")
-    assert options_table[1][0] == "weight_streaming_budget" and options_table[1][5] == "no"
+    assert options_table[0][3] == "Set from C++"
+    assert options_table[1][0] == "weight_streaming_budget" and options_table[1][3:5] == [
+        "load option: LoadBackendOptionsMap", "no"]
     terms = [dt.get_text(strip=True) for dt in soup.select("dl.trtdocs-data-definitions dt")]
     assert terms == ["weight_streaming_budget"]
 

@@ -63,8 +63,8 @@ TABLES: Mapping[str, TableSpec] = MappingProxyType({
         Column("Option", _code("name"), 22),
         Column("Type", _text("type"), 8),
         Column("Default", _text("default"), 18),
-        Column("Set as", lambda e: f"{e['scope']} option", 10),
-        Column("From C++", _text("cpp"), 18),
+        # scope and C++ call in one column: seven columns do not fit the page at 1280 px
+        Column("Set from C++", lambda e: f"{e['scope']} option: {e['cpp']}", 28),
         Column("From Python", _feature("python", "no"), 12),
         Column("First release", _feature("feature"), 12),
     ), definitions=("name", "meaning")),
