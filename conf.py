@@ -24,13 +24,14 @@ copyright = "2026, " + author
 # -- General configuration -----------------------------------------------------
 
 extensions = [
+    # Sphinx's own
+    "sphinx.ext.graphviz",  # diagrams drawn at build time by Graphviz's dot (make graphviz)
     # External stuff
     "myst_nb",
     "notfound.extension",  # 404.html with absolute links: works at any depth
     "sphinx.ext.extlinks",
     "sphinx_copybutton",
     "sphinx_design",
-    "sphinx.ext.graphviz",  # the diagrams, drawn with Debian's dot (make graphviz)
     # This guide's own extension (docs/_ext/trtdocs)
     "trtdocs",
     "trtdocs.drift",  # drift guards: install commands, API use, C++ blocks (docs/_ext/trtdocs/drift)
@@ -57,6 +58,10 @@ nb_execution_show_tb = False  # trtdocs.execerrors reports the failing cell and 
 nb_merge_streams = False  # trtdocs.streams joins stream pieces as Jupyter does
 nb_render_markdown_format = "myst"  # tables printed with IPython.display.Markdown
 nb_ipywidgets_js = {}  # nothing is fetched from a CDN at view time
+
+# -- Diagrams --------------------------------------------------------------------
+
+graphviz_output_format = "svg"  # vector, searchable text, nothing fetched at view time
 
 # -- HTML output ---------------------------------------------------------------
 

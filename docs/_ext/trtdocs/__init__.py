@@ -23,7 +23,9 @@ One module per concern:
 * :mod:`.failures`: errors hold on every build until their cause is gone;
 * :mod:`.apimodel`: the installed packages' API, loaded with griffe (no import);
 * :mod:`.apiref`: the API reference generated from that model;
-* :mod:`.apixref`: code literals naming the packages' objects become cross-references.
+* :mod:`.apixref`: code literals naming the packages' objects become cross-references;
+* :mod:`.datatables`: the tables of docs/data/*.toml (``{data-table}``);
+* :mod:`.pageneeds`: what each notebook needs, from the gating plans (``{page-needs}``).
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ from typing import TYPE_CHECKING
 from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.errors import ConfigError
 
-from . import (apiref, apixref, benchresults, buildpaths, downloads, execerrors, failures, features, lognoise,
-               provenance, recorded, releases, status, streams, tracebacks)
+from . import (apiref, apixref, benchresults, buildpaths, datatables, downloads, execerrors, failures, features,
+               lognoise, pageneeds, provenance, recorded, releases, status, streams, tracebacks)
 from .environment import cached_probe
 from .gating import BuildContext, in_subset, read_notebook, subset_names
 
@@ -47,7 +49,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 READER = "trtdocs.gating.read_notebook"
-ENV_VERSION = 6
+ENV_VERSION = 7
 
 
 class PageCollector(EnvironmentCollector):
@@ -143,6 +145,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     downloads.setup(app)
     releases.setup(app)
     benchresults.setup(app)
+    datatables.setup(app)
+    pageneeds.setup(app)
     streams.setup(app)
     execerrors.setup(app)
     failures.setup(app)

@@ -74,6 +74,8 @@ class PagePlan:
     # record or the cache; REQUIRE_ALL and `make record` leave it alone
     deferred: bool = False
     deferred_shown: bool = False  # whether a record or the cache gave it outputs
+    # each code cell's own `:requires:`, in order (the overview's needs table)
+    cell_needs: tuple[tuple[str, ...], ...] = ()
 
     @property
     def status(self) -> str:
@@ -197,11 +199,13 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     code = [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
     skipped: list[SkippedCell] = []
     all_cell_reqs: dict[str, None] = {}
+    cell_needs: list[tuple[str, ...]] = []
     tainted: dict[str, int] = {}  # name -> line of the skipped cell that defines it
     for number, (index, cell) in enumerate(code, start=1):
         line = lines[index]
         cell_reqs, cell_invalid = reqs_of(cell.metadata.get("requires"), line)
         all_cell_reqs.update(dict.fromkeys(cell_reqs))
+        cell_needs.append(cell_reqs)
         names = cell_names(cell.source)
         missing = page_unmet + cell_invalid + unmet(cell_reqs)
         if missing:
@@ -220,7 +224,8 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
             for name in names.defines:
                 tainted.pop(name, None)
 
-    plan = PagePlan(page_reqs, tuple(all_cell_reqs), len(code), skipped, problems=problems)
+    plan = PagePlan(page_reqs, tuple(all_cell_reqs), len(code), skipped, problems=problems,
+                    cell_needs=tuple(cell_needs))
     plan.needs = {r: requirements.describe(r, ctx.features) for r in (*page_reqs, *all_cell_reqs)}
     sources = [c.source for _, c in code]
     plan.environment_digest = cachekey.environment_digest(ctx.environment)

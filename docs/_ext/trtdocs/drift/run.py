@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from . import Violation, api, cpp, installs
+from . import Violation, api, cpp, installs, options
 from .blocks import page_paths
 from ..features import FeaturesTable
 from ..features import load as load_features
@@ -16,6 +16,7 @@ from .table import table_from_features
 
 GUARDS = ("installs", "api", "cpp")  # the offline guards; the PyPI check runs in tests/CLI only
 DEFAULT_TABLE = "docs/features.toml"
+SAVE_OPTIONS = "docs/data/save-options.toml"  # checked with the api guard (drift/options.py)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -69,6 +70,12 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
                 notes.append(f"{finding.violation} (cell gated on a newer release)")
             else:
                 violations.append(finding.violation)
+        save_options = root / SAVE_OPTIONS
+        if save_options.is_file() and features is not None:
+            documented = features.documented
+            violations += options.check(save_options, index,
+                                        lambda f: features.has(features.feature(f), documented),
+                                        where=SAVE_OPTIONS)
     if "cpp" in guards:
         result = cpp.check_pages(root)
         violations += result.violations

@@ -29,7 +29,7 @@ from sphinx.util import logging
 
 from . import installs
 from .blocks import page_paths
-from .run import Report, report_from_json
+from .run import SAVE_OPTIONS, Report, report_from_json
 from .table import table_from_features
 
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ GATING_RULES = frozenset({"requires", "front-matter"})
 def _cache_key(root: Path, features: FeaturesTable) -> str:
     """Everything the guards read: pages, table, their own code, packages, toolchain."""
     h = hashlib.sha256()
-    files = [*page_paths(root), Path(features.path), *sorted(Path(__file__).parent.glob("*.py")),
-             Path(__file__).parents[1] / "apimodel.py"]
+    files = [*page_paths(root), Path(features.path), root / SAVE_OPTIONS,
+             *sorted(Path(__file__).parent.glob("*.py")), Path(__file__).parents[1] / "apimodel.py"]
     for f in files:
         h.update(str(f).encode())
         h.update(f.read_bytes() if f.is_file() else b"-")

@@ -1,0 +1,177 @@
+"""Tables of the guide's data files: ``{data-table} <name>`` renders
+``docs/data/<name>.toml`` with the columns :data:`TABLES` gives it.
+
+Each cell is MyST inline text (code, ``{feature}`` and ``{ref}`` roles),
+parsed where the directive stands, so a version note in a table comes from
+the features table like one in prose. The page is re-read when the data
+file changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from docutils import nodes
+from sphinx.util.docutils import SphinxDirective
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+Entry = Mapping[str, Any]
+
+
+def _code(key: str) -> Callable[[Entry], str]:
+    return lambda e: f"`{e[key]}`"
+
+
+def _text(key: str) -> Callable[[Entry], str]:
+    return lambda e: str(e[key])
+
+
+def _feature(key: str, absent: str = "") -> Callable[[Entry], str]:
+    return lambda e: f"{{feature}}`{e[key]}`" if e.get(key) else absent
+
+
+def _symptom(e: Entry) -> str:
+    text = f"`{e['symptom']}`"
+    return text + (f" ({{ref}}`reproduced <{e['shown']}>`)" if "shown" in e else "")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Column:
+    title: str
+    cell: Callable[[Entry], str]  # entry -> MyST inline text
+    width: int  # relative width (colspec)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableSpec:
+    key: str  # the array of tables in the file: [[key]]
+    columns: tuple[Column, ...]
+    # (term, text): a definition list after the table, for long text that
+    # would make the table too wide
+    definitions: tuple[str, str] | None = None
+
+
+TABLES: Mapping[str, TableSpec] = MappingProxyType({
+    "runtime-options": TableSpec("options", (
+        Column("Option", _code("name"), 22),
+        Column("Type", _text("type"), 8),
+        Column("Default", _text("default"), 18),
+        # scope and C++ call in one column: seven columns do not fit the page at 1280 px
+        Column("Set from C++", lambda e: f"{e['scope']} option: {e['cpp']}", 28),
+        Column("From Python", _feature("python", "no"), 12),
+        Column("First release", _feature("feature"), 12),
+    ), definitions=("name", "meaning")),
+    "errors": TableSpec("errors", (
+        Column("Symptom", _symptom, 24),
+        Column("When", _text("when"), 8),
+        Column("Cause", _text("cause"), 26),
+        Column("Fix", _text("fix"), 26),
+        Column("Feature", _feature("feature"), 16),
+    )),
+    "pte-vs-pt2": TableSpec("rows", (
+        Column("", lambda e: f"**{e['aspect']}**", 16),
+        Column("`.pte` (ExecuTorch)", _text("pte"), 34),
+        Column("`.pt2` (ExportedProgram)", _text("pt2"), 34),
+        Column("Feature", _feature("feature"), 16),
+    )),
+    "save-options": TableSpec("options", (
+        Column("Option", _code("name"), 22),
+        Column("Default", _code("default"), 8),
+        Column("Since", _feature("feature"), 16),
+        Column("Meaning", _text("meaning"), 54),
+    )),
+})
+
+
+def data_path(srcdir: str | Path, data_dir: str, name: str) -> Path:
+    return Path(srcdir, data_dir, f"{name}.toml")
+
+
+def load(path: Path, spec: TableSpec) -> list[Entry]:
+    """The entries of ``path``; a ValueError names the file and the entry."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"cannot read {path}: {exc}") from None
+    entries = data.get(spec.key)
+    if not isinstance(entries, list) or not entries:
+        raise ValueError(f"{path}: no [[{spec.key}]] entries")
+    return entries
+
+
+class DataTable(SphinxDirective):
+    """``{data-table} <name>``: the table of ``<trtdocs_data_dir>/<name>.toml``."""
+
+    required_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        name = self.arguments[0].strip()
+        spec = TABLES.get(name)
+        if spec is None:
+            raise self.error(f"data-table: unknown table {name!r}; known: {', '.join(TABLES)} "
+                             f"(docs/_ext/trtdocs/datatables.py:TABLES)")
+        path = data_path(self.env.srcdir, self.config.trtdocs_data_dir, name)
+        self.env.note_dependency(str(path))
+        try:
+            entries = load(path, spec)
+            rows = [[col.cell(e) for col in spec.columns] for e in entries]
+        except KeyError as exc:
+            raise self.error(f"data-table: {path}: an entry lacks the field {exc}") from None
+        except ValueError as exc:
+            raise self.error(f"data-table: {exc}") from None
+        out: list[nodes.Node] = [self._table(spec, rows, name)]
+        if spec.definitions:
+            out.append(self._definitions(spec.definitions, entries))
+        return out
+
+    def _inline(self, text: str) -> list[nodes.Node]:
+        parsed, messages = self.parse_inline(text, lineno=self.lineno)
+        return [*parsed, *messages]
+
+    def _table(self, spec: TableSpec, rows: list[list[str]], name: str) -> nodes.table:
+        table = nodes.table(classes=["trtdocs-data-table", f"trtdocs-data-{name}"])
+        group = nodes.tgroup(cols=len(spec.columns))
+        table += group
+        for col in spec.columns:
+            group += nodes.colspec(colwidth=col.width)
+        head = nodes.thead()
+        body = nodes.tbody()
+        group += head
+        group += body
+        head += self._row([col.title for col in spec.columns])
+        for cells in rows:
+            body += self._row(cells)
+        return table
+
+    def _row(self, cells: list[str]) -> nodes.row:
+        row = nodes.row()
+        for text in cells:
+            entry = nodes.entry()
+            entry += nodes.paragraph("", "", *self._inline(text))
+            row += entry
+        return row
+
+    def _definitions(self, keys: tuple[str, str], entries: list[Entry]) -> nodes.definition_list:
+        term_key, text_key = keys
+        items = nodes.definition_list(classes=["trtdocs-data-definitions"])
+        for e in entries:
+            item = nodes.definition_list_item()
+            item += nodes.term("", "", nodes.literal(text=str(e[term_key])))
+            definition = nodes.definition()
+            definition += nodes.paragraph("", "", *self._inline(str(e[text_key])))
+            item += definition
+            items += item
+        return items
+
+
+def setup(app: Sphinx) -> None:
+    app.add_config_value("trtdocs_data_dir", "docs/data", "env", types=(str,))
+    app.add_directive("data-table", DataTable)

@@ -1,0 +1,120 @@
+"""Builds of the small fixture site (tests/fixtures/tables-site): the tables of
+data files ({data-table}) and of what each notebook needs ({page-needs}), and
+the save() options table checked against the installed wheel."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from sitebuild import copy_fixture, log, sphinx_build
+from trtdocs.drift import api, options
+from trtdocs.features import load as load_features
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def rows(page: Path, cls: str) -> list[list[str]]:
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    table = soup.select_one(f"table.{cls}")
+    assert table is not None, f"{page.name}: no table.{cls}"
+    return [[" ".join(td.get_text(" ", strip=True).split()) for td in tr.find_all(["td", "th"])]
+            for tr in table.find_all("tr")]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    tmp = tmp_path_factory.mktemp("tables")
+    src = copy_fixture("tables-site", tmp)
+    result = sphinx_build(src, tmp / "out")
+    assert result.returncode == 0, log(result)
+    return src, tmp / "out"
+
+
+pytestmark = pytest.mark.build
+
+
+def test_page_needs_lists_notebooks_in_toc_order(site: tuple[Path, Path]) -> None:
+    _, out = site
+    table = rows(out / "html" / "tables.html", "trtdocs-page-needs")
+    assert table[0] == ["Page", "Code cells", "Need only a CPU", "The other cells need"]
+    assert [r[0] for r in table[1:]] == ["Second page", "First page"]
+    second, first = table[1:]
+    assert second[1:3] == ["3", "1"] and second[3].startswith("2 × Torch-TensorRT with TensorRT")
+    assert first[1:] == ["1", "0", "1 × a CUDA GPU"]
+    soup = BeautifulSoup((out / "html" / "tables.html").read_text(), "html.parser")
+    assert soup.select_one("table.trtdocs-page-needs a")["href"] == "notebooks/second.html"
+
+
+def test_data_tables_render_markup_and_feature_notes(site: tuple[Path, Path]) -> None:
+    _, out = site
+    page = out / "html" / "tables.html"
+    errors = rows(page, "trtdocs-data-errors")
+    assert errors[0] == ["Symptom", "When", "Cause", "Fix", "Feature"]
+    assert errors[1][0] == "Error::OperatorMissing | pipe ( reproduced )"
+    assert errors[2][4].startswith("(") and "ETRecord" not in errors[2][4]
+    soup = BeautifulSoup(page.read_text(), "html.parser")
+    table = soup.select_one("table.trtdocs-data-errors")
+    assert table.select_one("a[href='#reproduced-here']") is not None
+    assert table.select_one("code") is not None and table.select_one(".trtdocs-feature a") is not None
+    options_table = rows(page, "trtdocs-data-runtime-options")
+    assert options_table[0][3] == "Set from C++"
+    assert options_table[1][0] == "weight_streaming_budget" and options_table[1][3:5] == [
+        "load option: LoadBackendOptionsMap", "no"]
+    terms = [dt.get_text(strip=True) for dt in soup.select("dl.trtdocs-data-definitions dt")]
+    assert terms == ["weight_streaming_budget"]
+
+
+def test_editing_a_data_file_rebuilds_its_page(site: tuple[Path, Path], tmp_path: Path) -> None:
+    src, out = site
+    copy = tmp_path / "site"
+    shutil.copytree(src, copy)
+    shutil.copytree(out, tmp_path / "out")
+    path = copy / "data" / "errors.toml"
+    path.write_text(path.read_text().replace("Export without it.", "Export with no ETRecord."))
+    result = sphinx_build(copy, tmp_path / "out")
+    assert result.returncode == 0, log(result)
+    assert rows(tmp_path / "out" / "html" / "tables.html", "trtdocs-data-errors")[2][3] == "Export with no ETRecord."
+
+
+def test_a_bad_data_file_fails_with_its_path(tmp_path: Path) -> None:
+    src = copy_fixture("tables-site", tmp_path)
+    path = src / "data" / "errors.toml"
+    path.write_text(path.read_text().replace('when = "export"\n', ""))
+    result = sphinx_build(src, tmp_path / "out")
+    assert result.returncode != 0
+    assert "errors.toml: an entry lacks the field 'when'" in log(result)
+    assert "tables.md" in log(result)
+
+
+@pytest.fixture(scope="module")
+def index() -> api.ApiIndex:
+    return api.ApiIndex.load()
+
+
+def _check(path: Path, index: api.ApiIndex) -> list[str]:
+    table = load_features(ROOT / "docs" / "features.toml")
+    return [str(v) for v in options.check(path, index, lambda f: table.has(table.feature(f), table.documented))]
+
+
+def test_save_options_table_matches_the_installed_save(index: api.ApiIndex) -> None:
+    assert _check(ROOT / "docs" / "data" / "save-options.toml", index) == []
+
+
+def test_save_options_drift_is_reported(index: api.ApiIndex, tmp_path: Path) -> None:
+    text = (ROOT / "docs" / "data" / "save-options.toml").read_text()
+    wrong = tmp_path / "save-options.toml"
+    wrong.write_text(text.replace('name = "generate_etrecord"\ndefault = "False"',
+                                  'name = "generate_etrecord"\ndefault = "True"')
+                     .replace('name = "zero_copy_kv"\ndefault = "False"\nfeature = "zero-copy-kv"',
+                              'name = "zero_copy_kv"\ndefault = "False"\nfeature = "lowering-kwargs"'))
+    found = _check(wrong, index)
+    assert any("'generate_etrecord': default True in the table, False" in f for f in found), found
+    assert any("'zero_copy_kv': the installed" in f for f in found), found
+    dropped = tmp_path / "dropped.toml"
+    start = text.index('[[options]]\nname = "partitioners"')
+    dropped.write_text(text[:start] + text[text.index("[[options]]", start + 1):])
+    assert any("takes 'partitioners'" in f for f in _check(dropped, index))
