@@ -4,53 +4,63 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from trtdocs import cxxsdk
 from trtdocs.drift import cpp
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
 
 # Blocks of the real pages that cannot compile here: (page, header). Each header must
-# match cpp.EXPECTED_MISSING, which says why it is absent. Update with the pages.
+# match cpp.EXPECTED_MISSING (or cpp.WHEEL_MISSING, for a block marked for executorch
+# 1.4), which says why it is absent. Update with the pages.
 REAL_EXPECTED_MISSING: set[tuple[str, str]] = {
-    ("notebooks/dynamic-shapes.md", "executorch/extension/module/module.h"),
     ("notebooks/dynamic-shapes.md", "torch_tensorrt/executorch/TensorRTBackend.h"),
-    ("notebooks/gpu-resident-io.md", "executorch/extension/module/module.h"),
-    ("notebooks/performance.md", "cuda_runtime.h"),
+    ("notebooks/gpu-resident-io.md", "executorch/extension/module/module.h"),  # marked 1.4: the 1.4.1 wheel
     ("notebooks/performance.md", "executorch/extension/cuda/caller_stream.h"),
-    ("notebooks/performance.md", "executorch/extension/module/module.h"),
-    ("notebooks/run-cpp.md", "executorch/extension/module/module.h"),
-    ("notebooks/runtime-options.md", "executorch/extension/module/module.h"),
 }
 
 
-def test_wheel_headers_are_found():
+def test_cxx_package_headers_are_found():
     inc = cpp.executorch_include()
-    assert inc is not None and (inc / "executorch/runtime/executor/program.h").is_file()
-    # the Module API is not in the 1.4.1 wheel: that is why it is on the allow-list
-    assert not (inc / "executorch/extension/module/module.h").exists()
+    assert inc is not None and inc == cxxsdk.include_dir()
+    # the C++ package has the Module API; the 1.4.1 wheel does not
+    assert (inc / "executorch/extension/module/module.h").is_file()
+    wheel = cpp.wheel_include()
+    assert wheel is not None and not (wheel / "executorch/extension/module/module.h").exists()
+    assert set(cpp.api_include_dirs()) == {"1.4", "1.5"}
+
+
+def test_cuda_headers_are_found():
+    inc = cpp.cuda_include()
+    assert inc is not None and (inc / "crt" / "host_config.h").is_file()
 
 
 def test_good_blocks_compile_or_are_listed_with_reasons():
     result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"])
     assert result.violations == ()
-    assert result.compiled == 1 and result.parsed_cmake == 1
+    # the runtime API, the Module API, a CUDA block, the 1.4 tensor API (1.4.1 wheel)
+    assert result.compiled == 4 and result.parsed_cmake == 1
     assert [(item.line, item.header) for item in result.listed] == [
-        (39, "executorch/extension/module/module.h"),
-        (60, "cuda_runtime.h"),
-        (61, "executorch/extension/module/module.h"),
-        (73, ""),
+        (90, "executorch/extension/module/module.h"),
+        (98, "torch_tensorrt/executorch/TensorRTBackend.h"),
+        (106, ""),
     ]
+    assert "1.4.1 wheel" in result.listed[0].reason
     assert all(item.reason for item in result.listed)
 
 
 def test_bad_blocks_fail_with_file_and_line():
     result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "bad.md"])
     got = [(v.line, v.rule) for v in result.violations]
-    assert got == [(8, "cpp-compile"), (16, "cpp-compile"), (22, "header-missing"), (30, "cmake-parse")]
+    assert got == [(8, "cpp-compile"), (16, "cpp-compile"), (22, "header-missing"), (30, "cmake-parse"),
+                   (41, "cpp-compile"), (50, "api-version")]
     text = "\n".join(map(str, result.violations))
     assert "drift-cpp/bad.md:8: [cpp-compile] g++ -fsyntax-only: expected" in text
     assert "'MethodNotThere'" in text.replace("‘", "'").replace("’", "'")
     assert "text_llm_runner.h> is not on this machine and not in EXPECTED_MISSING" in text
+    # the 1.4 call, unmarked, meets the 1.5 signature (the device moved after the type)
+    assert "drift-cpp/bad.md:41: [cpp-compile] g++ -fsyntax-only: no matching function" in text
+    assert "marked for executorch 0.9; the headers here are executorch 1.4, 1.5" in text
 
 
 def test_real_pages():
