@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 from trtdocs import cxxsdk
-from trtdocs.drift import cpp
+from trtdocs.drift import cpp, installs
+from trtdocs.drift.table import table_from_features
+from trtdocs.features import load as load_features
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
+TABLE = table_from_features(load_features(ROOT / "docs" / "features.toml"))
 
 # Blocks of the real pages that cannot compile here: (page, header). Each header must
 # match cpp.EXPECTED_MISSING (or cpp.WHEEL_MISSING, for a block marked for executorch
@@ -67,3 +75,42 @@ def test_real_pages():
     result = cpp.check_pages(ROOT)
     assert result.violations == (), "\n".join(map(str, result.violations))
     assert {(item.path, item.header) for item in result.listed if item.header} == REAL_EXPECTED_MISSING
+
+
+def test_writefile_cells_are_checked_as_the_files_they_write():
+    # a planted compile error in a %%writefile cell names the page line of the error
+    result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "writefile.md"])
+    got = [(v.line, v.rule) for v in result.violations]
+    assert got == [(16, "cpp-compile"), (25, "cmake-parse")]
+    assert result.compiled == 1 and result.parsed_cmake == 1
+
+
+@pytest.mark.build
+def test_planted_compile_error_fails_the_build(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(FIXTURES / "drift-cpp-site"),
+         str(tmp_path / "html")], capture_output=True, text=True, check=False)
+    assert proc.returncode != 0
+    assert "drift-cpp-site/index.md:8: WARNING: [cpp-compile] g++ -fsyntax-only: expected" in proc.stderr
+
+
+def test_cxx_package_install_command():
+    ok, _ = installs.parse_command('pip install --no-deps --target "$HOME/et" "executorch==1.5.1"', "p.md", 3)
+    ok = [dataclasses.replace(c, cxx_package=True) for c in ok]
+    assert installs.check_command(ok[0], TABLE) == []
+    bad, _ = installs.parse_command("pip install executorch==1.5.0 torch", "p.md", 4)
+    bad = [dataclasses.replace(c, cxx_package=True) for c in bad]
+    messages = [v.message for v in installs.check_command(bad[0], TABLE)]
+    assert len(messages) == 3 and all(v.rule == "cxx-package" for v in installs.check_command(bad[0], TABLE))
+    assert "--target DIR and --no-deps" in messages[0] and "not executorch, torch" in messages[1]
+    assert f"(executorch {cxxsdk.sdk_version()})" in messages[2]
+    # unmarked, the same 1.5 pin disagrees with the release's pin
+    plain, _ = installs.parse_command("pip install executorch==1.5.1", "p.md", 5)
+    assert [v.rule for v in installs.check_command(plain[0], TABLE)] == ["pin-agrees"]
+
+
+def test_policy_pairs():
+    assert cxxsdk.within_policy("1.4.1", "1.5.1") and cxxsdk.within_policy("1.4.1", "1.4.0")
+    assert not cxxsdk.within_policy("1.4.1", "1.6.0") and not cxxsdk.within_policy("1.5.0", "1.4.1")
+    assert cxxsdk.within_policy("1.9.0", "2.0.0") and not cxxsdk.within_policy("1.9.0", "2.1.0")
+    assert cxxsdk.pairing("1.4.1", "1.5.1")["within_policy"] is True

@@ -3,6 +3,7 @@
 One module per concern:
 
 * :mod:`.environment`: probe the build machine (cached by fingerprint);
+* :mod:`.cxxsdk`: ExecuTorch's C++ package and the C++ toolchain;
 * :mod:`.requirements`: what a notebook or cell needs, and whether it is met;
 * :mod:`.features`: the features table: version notes, support matrix, ``feature:<id>``;
 * :mod:`.dataflow`: names each cell defines and reads;
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from . import benchresults, downloads, features, provenance, releases, status, streams
+from . import benchresults, cxxsdk, downloads, features, provenance, releases, status, streams
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
 
@@ -90,6 +91,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("trtdocs_disable", os.environ.get("TRTDOCS_DISABLE", ""), "env", types=(str,))
     app.add_config_value("trtdocs_record_dir", "notebooks/_recorded", "env", types=(str,))
     app.add_config_value("trtdocs_import_roots", ["docs/_ext", "notebooks"], "env", types=(list,))
+    # The notebooks' kernels inherit this process's environment: they find the C++ package through it.
+    cxxsdk.export_prefix()
     app.connect("config-inited", _register_reader, priority=400)
     app.connect("builder-inited", _init_build, priority=400)
     app.add_env_collector(PageCollector)

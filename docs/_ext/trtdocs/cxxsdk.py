@@ -96,9 +96,9 @@ def within_policy(exported: str, runtime: str) -> bool:
     return (rm, rn) in ((em, en), (em, en + 1)) or (rm == em + 1 and rn == 0)
 
 
-def pairing(exported: str | None) -> dict[str, object]:
-    """Provenance of the C++ runs: which ExecuTorch exported, which ran, and the policy."""
-    runtime = sdk_version()
+def pairing(exported: str | None, runtime: str | None) -> dict[str, object]:
+    """Provenance of the C++ runs: which ExecuTorch exported (Python), which ran
+    (the C++ package), whether the policy covers the pair, and the policy."""
     return {
         "exported_by": f"executorch {exported} (Python)" if exported else None,
         "run_by": f"executorch {runtime} (C++ package)" if runtime else None,

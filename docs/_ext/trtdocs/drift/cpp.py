@@ -21,6 +21,11 @@ ExecuTorch a release's source build pins): it compiles against the headers of
 whichever ExecuTorch here has that version, the C++ package or the installed
 wheel, and fails when neither has it.
 
+A code cell that starts with ``%%writefile <file>`` is a block in the
+language of that file: C++ for a ``.cpp``/``.h`` file, CMake for
+``CMakeLists.txt`` or a ``.cmake`` file (the notebooks write the projects they
+build this way).
+
 Every ```cmake block is parsed by ``cmake -P`` inside ``if(FALSE) ... endif()``:
 syntax and block nesting are checked, nothing is configured.
 """
@@ -76,6 +81,8 @@ WHEEL_MISSING: Mapping[str, str] = MappingProxyType({
     "executorch/extension/flat_tensor/*": "the executorch 1.4.1 wheel ships no flat_tensor headers",
 })
 
+CPP_SUFFIXES = frozenset({".cpp", ".cc", ".cxx", ".h", ".hpp"})
+_WRITEFILE = re.compile(r"^%%writefile\s+(?:-a\s+)?(?P<file>\S+)\s*$")
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 _FATAL_MISSING = re.compile(r"fatal error: ([^:]+): No such file or directory")
 _GXX_LINE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<kind>error|fatal error): (?P<msg>.*)$", re.M)
@@ -256,6 +263,20 @@ def check_cmake_block(block: Block, rel: str) -> list[Violation]:
     return [Violation(rel, line, "cmake-parse", f"cmake -P: {message}")]
 
 
+def code_block(block: Block) -> Block | None:
+    """The block as C++ or CMake: a fence or code-block as it is, a ``%%writefile``
+    cell as the file it writes (its language from the file name, from its second line)."""
+    if block.kind in ("fence", "code-block", "code"):
+        return block
+    if block.kind != "code-cell" or not block.lines or not (m := _WRITEFILE.match(block.lines[0])):
+        return None
+    name = Path(m["file"].replace("{", "").replace("}", ""))
+    language = ("cpp" if name.suffix in CPP_SUFFIXES
+                else "cmake" if name.name == "CMakeLists.txt" or name.suffix == ".cmake" else "")
+    return dataclasses.replace(block, kind="writefile", language=language,
+                               first_line=block.first_line + 1, lines=block.lines[1:])
+
+
 def check_pages(root: Path, globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterable[Path] | None = None,
                 extra_include: Sequence[Path] = ()) -> Result:
     violations: list[Violation] = []
@@ -266,8 +287,8 @@ def check_pages(root: Path, globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterabl
     tools = {"g++": shutil.which("g++"), "cmake": _cmake()}
     for path in (list(paths) if paths is not None else page_paths(root, globs)):
         rel = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
-        for block in iter_blocks(path):
-            if block.kind not in ("fence", "code-block", "code"):
+        for found in iter_blocks(path):
+            if (block := code_block(found)) is None:
                 continue
             if block.language in CPP_LANGUAGES:
                 if tools["g++"] is None:
