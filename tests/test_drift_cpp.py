@@ -114,3 +114,22 @@ def test_policy_pairs():
     assert not cxxsdk.within_policy("1.4.1", "1.6.0") and not cxxsdk.within_policy("1.5.0", "1.4.1")
     assert cxxsdk.within_policy("1.9.0", "2.0.0") and not cxxsdk.within_policy("1.9.0", "2.1.0")
     assert cxxsdk.pairing("1.4.1", "1.5.1")["within_policy"] is True
+
+
+def test_cxx_toolchain_is_in_the_notebook_cache_key(monkeypatch):
+    from trtdocs import environment
+    from trtdocs.cachekey import environment_digest
+
+    base = environment.Environment(
+        platform="Linux", machine="x86_64", cpu_model="cpu", cpu_count=2, versions={}, cuda_available=False,
+        gpu_name=None, driver_version=None, cuda_runtime=None, cuda_error=None, torch_tensorrt_imports=False,
+        torch_tensorrt_error=None, packages_digest="0", fingerprint="f", cxx_toolchain=cxxsdk.toolchain())
+    assert base.cxx_toolchain["executorch_cxx"] == cxxsdk.sdk_version() is not None
+    assert base.cxx_toolchain["cmake"].startswith("cmake version")
+    for key in ("executorch_cxx", "compiler", "cmake", "ninja"):
+        changed = dataclasses.replace(base, cxx_toolchain={**base.cxx_toolchain, key: "other"})
+        assert environment_digest(changed) != environment_digest(base), key
+    # the probe's fingerprint follows the compiler, so a new compiler probes again
+    before = environment.fingerprint()
+    monkeypatch.setenv("CXX", "g++-that-is-not-here")
+    assert environment.fingerprint() != before

@@ -68,11 +68,11 @@ class Environment:
     torch_tensorrt_error: str | None
     # sha256 of every installed distribution's name==version (importlib.metadata)
     packages_digest: str
-    # ExecuTorch's C++ package version, the C++ compiler, CMake and Ninja
-    # (trtdocs.cxxsdk.toolchain): what a notebook's C++ build depends on
-    cxx_toolchain: dict[str, str | None]
     # the cheap fingerprint this probe was taken under
     fingerprint: str
+    # ExecuTorch's C++ package version, the C++ compiler, CMake and Ninja
+    # (trtdocs.cxxsdk.toolchain): what a notebook's C++ build depends on
+    cxx_toolchain: dict[str, str | None] = dataclasses.field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
