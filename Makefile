@@ -26,6 +26,8 @@ SPHINXOPTS  ?=
 SPHINXBUILD  = $(BIN)/sphinx-build -W -n --keep-going -T -d $(BUILDDIR)/doctrees $(SPHINXOPTS)
 
 export REQUIRE_ALL
+# ExecuTorch's C++ package (requirements-cxx.txt, in the venv's cxx/): notebooks/run-cpp builds against it.
+export EXECUTORCH_CXX_PREFIX ?= $(VENV)/cxx
 
 .PHONY: html test venv record lab clean _venv-create print-venv browser graphviz
 
