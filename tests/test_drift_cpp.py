@@ -133,3 +133,10 @@ def test_cxx_toolchain_is_in_the_notebook_cache_key(monkeypatch):
     before = environment.fingerprint()
     monkeypatch.setenv("CXX", "g++-that-is-not-here")
     assert environment.fingerprint() != before
+
+
+def test_writefile_cells_are_not_read_as_python():
+    from trtdocs.drift import api
+
+    findings = api.check_notebook(FIXTURES / "drift-cpp" / "writefile.md", api.ApiIndex.load(), root=FIXTURES)
+    assert findings == []
