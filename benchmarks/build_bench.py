@@ -69,7 +69,7 @@ MODULE_NOTEBOOK = "notebooks/check-environment"
 # The notebook that builds a C++ project, and the file of it that edit-cpp changes.
 CPP_NOTEBOOK = "notebooks/run-cpp.md"
 CPP_EDIT_FILE = "main.cpp"
-_WRITEFILE = re.compile(r"^%%writefile\s+\{project\}/(?P<file>\S+)\s*$")
+_WRITEFILE = re.compile(r"^%%writefile\s+(?P<file>[\w.-]+)\s*$")  # a file of the project folder
 
 LOCK_ERROR = "database is locked"
 
@@ -195,7 +195,7 @@ def edit_cpp(text: str, marker: str) -> str:
         if m and m["file"] == CPP_EDIT_FILE:
             lines.insert(i + 1, f"// benchmark edit {marker}\n")
             return "".join(lines)
-    raise BenchError(f"no '%%writefile {{project}}/{CPP_EDIT_FILE}' cell in {CPP_NOTEBOOK}")
+    raise BenchError(f"no '%%writefile {CPP_EDIT_FILE}' cell in {CPP_NOTEBOOK}")
 
 
 def orphan_copy(text: str) -> str:

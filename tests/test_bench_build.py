@@ -157,7 +157,7 @@ def test_edit_cpp_changes_the_main_cpp_run_cpp_writes():
     edited = bench.edit_cpp(text, "m1")
     lines = edited.splitlines()
     at = lines.index("// benchmark edit m1")
-    assert lines[at - 1] == "%%writefile {project}/main.cpp"
+    assert lines[at - 1] == "%%writefile main.cpp"
     assert len(lines) == len(text.splitlines()) + 1
     with pytest.raises(bench.BenchError, match="main.cpp"):
         bench.edit_cpp("# no C++ here\n", "m1")

@@ -140,3 +140,21 @@ def test_writefile_cells_are_not_read_as_python():
 
     findings = api.check_notebook(FIXTURES / "drift-cpp" / "writefile.md", api.ApiIndex.load(), root=FIXTURES)
     assert findings == []
+
+
+def test_writefile_cells_of_cpp_files_are_highlighted_as_cpp():
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    from trtdocs import cellmagic
+
+    doc = new_document("<t>", get_default_settings(Parser))
+    cells = {"%%writefile main.cpp\nint main() { return 1 ? 0 : 1; }\n": "cpp",
+             "%%writefile CMakeLists.txt\nproject(p)\n": "ipython3",
+             "print(1)\n": "ipython3"}
+    for source in cells:
+        doc += nodes.literal_block(source, source, language="ipython3")
+    cellmagic.highlight_cell_magics(None, doc)
+    assert [n["language"] for n in doc.findall(nodes.literal_block)] == list(cells.values())

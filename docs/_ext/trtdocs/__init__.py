@@ -12,6 +12,7 @@ One module per concern:
 * :mod:`.recorded`: outputs recorded on a machine that could run them;
 * :mod:`.status`: the page banner and the cell marks;
 * :mod:`.streams`: stream outputs joined as Jupyter joins them;
+* :mod:`.cellmagic`: ``%%writefile`` cells highlighted in the language they write;
 * :mod:`.provenance`: provenance.json, the build report, records, strict mode;
 * :mod:`.downloads`: each notebook page's .ipynb and .md downloads;
 * :mod:`.releases`: the sidebar's release switcher, from docs/features.toml.
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from sphinx.environment.collectors import EnvironmentCollector
 
-from . import benchresults, cxxsdk, downloads, features, provenance, releases, status, streams
+from . import benchresults, cellmagic, cxxsdk, downloads, features, provenance, releases, status, streams
 from .environment import cached_probe
 from .gating import BuildContext, read_notebook
 
@@ -103,6 +104,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     releases.setup(app)
     benchresults.setup(app)
     streams.setup(app)
+    cellmagic.setup(app)
     # env_version: bump when what the env keeps changes shape (PagePlan and
     # friends), so Sphinx discards an environment pickled by older code.
     return {"version": "1.0", "env_version": ENV_VERSION,
