@@ -33,6 +33,8 @@ SPHINXBUILD  = $(BIN)/sphinx-build -W -n --keep-going -T -d $(BUILDDIR)/doctrees
 # commas); the others render from their records or the execution cache.
 NOTEBOOKS   ?=
 RECORD_OUT  ?=
+# ExecuTorch's C++ package (requirements-cxx.txt, in the venv's cxx/): notebooks/run-cpp builds against it.
+export EXECUTORCH_CXX_PREFIX ?= $(VENV)/cxx
 
 # A build writes into $(BUILDDIR)/html.next, seeded with the last good site so
 # that a rebuild stays incremental, and replaces $(BUILDDIR)/html only when it

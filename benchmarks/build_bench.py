@@ -13,8 +13,15 @@ afterwards. One run measures, in order:
 * ``edit-module``: after changing a project module that a notebook imports
   (``docs/_ext/trtdocs/requirements.py``; notebooks/check-environment imports
   it, so its cache key changes and it executes again);
+* ``edit-cpp``: after adding a comment line to the ``main.cpp`` that
+  notebooks/run-cpp writes (its cache key changes: it exports, configures,
+  builds and runs again);
 * ``raw``: the same notebooks executed with nbclient outside Sphinx, one
-  kernel each, cells the build skipped skipped too.
+  kernel each, cells the build skipped skipped too;
+* ``cpp-configure`` and ``cpp-build``: the C++ project of notebooks/run-cpp
+  (its ungated ``%%writefile`` cells) configured and built alone, with the docs
+  venv's CMake and Ninja against ExecuTorch's C++ package (``<venv>/cxx``).
+  ``--cpp-only`` measures just these two, on the checkout, and prints them.
 
 Optional, because they are slow:
 
@@ -59,6 +66,10 @@ SCHEMA = 1
 EDIT_NOTEBOOK = "notebooks/export-on-cpu.md"
 EDIT_MODULE = "docs/_ext/trtdocs/requirements.py"
 MODULE_NOTEBOOK = "notebooks/check-environment"
+# The notebook that builds a C++ project, and the file of it that edit-cpp changes.
+CPP_NOTEBOOK = "notebooks/run-cpp.md"
+CPP_EDIT_FILE = "main.cpp"
+_WRITEFILE = re.compile(r"^%%writefile\s+(?P<file>[\w.-]+)\s*$")  # a file of the project folder
 
 LOCK_ERROR = "database is locked"
 
@@ -73,6 +84,9 @@ LABELS: dict[str, str] = {
     "edit-code": "Rebuild after editing one notebook's code",
     "edit-markdown": "Rebuild after editing one notebook's Markdown",
     "edit-module": "Rebuild after changing an imported project module",
+    "edit-cpp": "Rebuild after editing the C++ source run-cpp builds",
+    "cpp-configure": "run-cpp's C++ project alone: cmake configure",
+    "cpp-build": "run-cpp's C++ project alone: cmake --build",
     "raw": "Raw execution of the notebooks with nbclient",
 }
 
@@ -171,6 +185,17 @@ def edit_module(text: str, marker: str) -> str:
 
 
 _EXECUTED = re.compile(r"^(?P<path>\S+?)\.(?:md|ipynb): Executed notebook in (?P<s>[\d.]+) seconds", re.M)
+
+
+def edit_cpp(text: str, marker: str) -> str:
+    """Add a comment line to the C++ file run-cpp writes (after its %%writefile line)."""
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        m = _WRITEFILE.match(line.strip())
+        if m and m["file"] == CPP_EDIT_FILE:
+            lines.insert(i + 1, f"// benchmark edit {marker}\n")
+            return "".join(lines)
+    raise BenchError(f"no '%%writefile {CPP_EDIT_FILE}' cell in {CPP_NOTEBOOK}")
 
 
 def orphan_copy(text: str) -> str:
@@ -317,9 +342,12 @@ def one_run(source: Path, scratch: Path, index: int, edit_notebook: str) -> dict
     steps["edit-markdown"] = timed_build(clone, logs, "edit-markdown")
     _edit(clone / EDIT_MODULE, edit_module, marker)
     steps["edit-module"] = timed_build(clone, logs, "edit-module")
+    _edit(clone / CPP_NOTEBOOK, edit_cpp, marker)
+    steps["edit-cpp"] = timed_build(clone, logs, "edit-cpp")
     raw = raw_execution(clone, logs)
+    cpp = cpp_build(clone, logs)
     shutil.rmtree(clone)
-    return {"steps": steps, "raw": raw, "cold_durations": cold_durations}
+    return {"steps": steps, "raw": raw, "cold_durations": cold_durations, "cpp": cpp}
 
 
 def pad_notebooks(clone: Path, copies: int) -> list[str]:
@@ -421,6 +449,40 @@ def _raw_worker(clone: Path, notebooks: Sequence[str]) -> None:
     print(json.dumps(times))
 
 
+def cpp_build(clone: Path, logs: Path) -> dict[str, float]:
+    """Seconds to configure and to build run-cpp's C++ project alone (in the docs venv)."""
+    python = shared_venv_stamp(clone).parent / "bin" / "python"
+    _, out = _run([str(python), __file__, "--cpp-worker", str(clone)], clone, logs / "cpp.log", _make_env())
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def _cpp_worker(clone: Path) -> None:
+    import jupytext
+
+    venv = Path(sys.prefix)
+    cmake = venv / "bin" / "cmake"
+    notebook = jupytext.read(clone / CPP_NOTEBOOK)
+    with tempfile.TemporaryDirectory(prefix="trtdocs-bench-cpp-") as tmp:
+        project = Path(tmp)
+        for cell in notebook.cells:
+            first, _, body = cell.source.partition("\n")
+            m = _WRITEFILE.match(first.strip())
+            if cell.cell_type == "code" and m and "requires" not in cell.metadata:
+                (project / m["file"]).write_text(body + "\n", encoding="utf-8")
+        if not (project / "CMakeLists.txt").is_file():
+            raise BenchError(f"{CPP_NOTEBOOK} writes no CMakeLists.txt")
+        env = dict(os.environ, PATH=os.pathsep.join([str(venv / "bin"), os.environ.get("PATH", "")]))
+        times = {}
+        for name, cmd in (("cpp-configure", [cmake, "-S", project, "-B", project / "build", "-G", "Ninja",
+                                             "-DCMAKE_BUILD_TYPE=Release",
+                                             f"-DCMAKE_PREFIX_PATH={venv / 'cxx' / 'executorch'}"]),
+                          ("cpp-build", [cmake, "--build", project / "build"])):
+            start = time.perf_counter()
+            subprocess.run([str(c) for c in cmd], env=env, check=True, capture_output=True, text=True)
+            times[name] = time.perf_counter() - start
+    print(json.dumps(times))
+
+
 # -- Putting it together ----------------------------------------------------------
 
 
@@ -446,7 +508,8 @@ def summarize(runs: list[dict[str, Any]], parallel: list[dict[str, Step]], venv:
     elif previous and previous.get("venv"):
         venv_row = {**previous["venv"], "carried": True}
 
-    for scenario in ("cold", "noop", "edit-code", "edit-markdown", "edit-module"):
+    scenarios = ("cold", "noop", "edit-code", "edit-markdown", "edit-module", "edit-cpp")
+    for scenario in (s for s in scenarios if s in runs[0]["steps"]):
         summary = Summary(tuple(r["steps"][scenario].seconds for r in runs))
         row: dict[str, Any] = {"id": scenario, **summary.to_json(),
                                "executed": [r["steps"][scenario].executed for r in runs]}
@@ -461,6 +524,9 @@ def summarize(runs: list[dict[str, Any]], parallel: list[dict[str, Step]], venv:
         rows.insert(1 + offset, {"id": scenario, **summary.to_json(), "executed": [s.executed for s in steps],
                                  "database_locked": any(s.locked for s in steps)})
     rows.append({"id": "raw", **raw_total.to_json()})
+    for scenario in ("cpp-configure", "cpp-build"):
+        if all(scenario in r.get("cpp", {}) for r in runs):
+            rows.append({"id": scenario, **Summary(tuple(r["cpp"][scenario] for r in runs)).to_json()})
 
     notebooks = {doc: {"raw": raw_by_nb[doc].to_json(),
                        "build_duration_s": [r["cold_durations"].get(doc) for r in runs]}
@@ -490,11 +556,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     parser.add_argument("--note", action="append", default=[], help="a caveat to store with the results")
     parser.add_argument("--logs", type=Path, help="copy every build's log into this folder")
+    parser.add_argument("--cpp-only", action="store_true",
+                        help="only configure and build run-cpp's C++ project, on the checkout, and print the times")
     parser.add_argument("--raw-worker", nargs="+", help=argparse.SUPPRESS)
+    parser.add_argument("--cpp-worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     if args.raw_worker:
         _raw_worker(Path(args.raw_worker[0]), args.raw_worker[1:])
+        return 0
+    if args.cpp_worker:
+        _cpp_worker(args.cpp_worker)
+        return 0
+    if args.cpp_only:
+        with tempfile.TemporaryDirectory(prefix="trtdocs-bench-") as tmp:
+            times = cpp_build(args.source, Path(tmp))
+        rows = [{"id": k, "label": LABELS[k], **Summary((v,)).to_json()} for k, v in times.items()]
+        print(format_table(rows))
         return 0
     if args.runs < 1:
         parser.error("--runs must be at least 1")

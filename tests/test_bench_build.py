@@ -150,3 +150,24 @@ def test_summarize_orders_parallel_rows_after_cold():
     assert [r["id"] for r in out["rows"]][:4] == ["cold", "cold-j2", "padded-j1", "padded-j2"]
     padded = out["rows"][3]
     assert padded["database_locked"] is True and "plus 2 copies" in padded["label"]
+
+
+def test_edit_cpp_changes_the_main_cpp_run_cpp_writes():
+    text = (bench.ROOT / bench.CPP_NOTEBOOK).read_text(encoding="utf-8")
+    edited = bench.edit_cpp(text, "m1")
+    lines = edited.splitlines()
+    at = lines.index("// benchmark edit m1")
+    assert lines[at - 1] == "%%writefile main.cpp"
+    assert len(lines) == len(text.splitlines()) + 1
+    with pytest.raises(bench.BenchError, match="main.cpp"):
+        bench.edit_cpp("# no C++ here\n", "m1")
+
+
+def test_summarize_adds_the_cpp_rows_when_measured():
+    step = bench.Step
+    runs = [{"steps": {k: step(1.0, []) for k in ("cold", "noop", "edit-code", "edit-markdown", "edit-module",
+                                                  "edit-cpp")},
+             "raw": {"notebooks/a": 1.0}, "cold_durations": {}, "cpp": {"cpp-configure": 1.5, "cpp-build": 9.0}}]
+    rows = {r["id"]: r for r in bench.summarize(runs, [], [], "notebooks/a.md", None)["rows"]}
+    assert rows["cpp-build"]["median_s"] == 9.0 and rows["cpp-configure"]["median_s"] == 1.5
+    assert rows["edit-cpp"]["label"] == bench.LABELS["edit-cpp"]

@@ -369,7 +369,7 @@ def test_screenshots_at_both_widths(browser, site_url: str, scheme: str, viewpor
     context = browser.new_context(viewport=viewport, color_scheme=scheme)
     pg = context.new_page()
     written = []
-    for doc in ("index", "notebooks/first-tensorrt-program", "notebooks/troubleshooting",
+    for doc in ("index", "notebooks/export-pte", "notebooks/troubleshooting",
                 "docs/support-matrix", "docs/build-report", "notebooks/runtime-options"):
         pg.goto(site_url + f"{doc}.html", wait_until="networkidle")
         written.append(shot(pg, f"{doc.replace('/', '-')}-{viewport['width']}-{scheme}"))

@@ -3,6 +3,7 @@
 One module per concern:
 
 * :mod:`.environment`: probe the build machine (cached by fingerprint);
+* :mod:`.cxxsdk`: ExecuTorch's C++ package and the C++ toolchain;
 * :mod:`.requirements`: what a notebook or cell needs, and whether it is met;
 * :mod:`.features`: the features table: version notes, support matrix, ``feature:<id>``;
 * :mod:`.dataflow`: names each cell defines and reads;
@@ -15,6 +16,7 @@ One module per concern:
 * :mod:`.lognoise`: ExecuTorch's C++ start-up log left out;
 * :mod:`.tracebacks`: intended errors with the reader's frames only;
 * :mod:`.buildpaths`: no path of the build machine on the site;
+* :mod:`.cellmagic`: ``%%writefile`` cells highlighted in the language they write;
 * :mod:`.provenance`: provenance.json, the build report, records, strict mode;
 * :mod:`.downloads`: each notebook page's .ipynb and .md downloads;
 * :mod:`.releases`: the sidebar's release switcher, from docs/features.toml;
@@ -37,8 +39,9 @@ from typing import TYPE_CHECKING
 from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.errors import ConfigError
 
-from . import (apiref, apixref, benchresults, buildpaths, datatables, downloads, execerrors, failures, features,
-               lognoise, pageneeds, provenance, recorded, releases, status, streams, tracebacks)
+from . import (apiref, apixref, benchresults, buildpaths, cellmagic, cxxsdk, datatables, downloads, execerrors,
+               failures, features, lognoise, pageneeds, provenance, recorded, releases, status, streams,
+               tracebacks)
 from .environment import cached_probe
 from .gating import BuildContext, in_subset, read_notebook, subset_names
 
@@ -135,6 +138,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # the notebooks this build executes (NOTEBOOKS); "" = every notebook
     app.add_config_value("trtdocs_notebooks", os.environ.get("TRTDOCS_NOTEBOOKS", ""), "env", types=(str,))
     app.add_config_value("trtdocs_import_roots", ["docs/_ext", "notebooks"], "env", types=(list,))
+    # The notebooks' kernels inherit this process's environment: they find the C++ package through it.
+    cxxsdk.export_prefix()
     app.connect("config-inited", _register_reader, priority=400)
     app.connect("builder-inited", _init_build, priority=400)
     app.connect("env-before-read-docs", _check_subset)
@@ -155,6 +160,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     buildpaths.setup(app)
     apiref.setup(app)
     apixref.setup(app)
+    cellmagic.setup(app)
     # env_version: bump when what the env keeps changes shape (PagePlan and
     # friends), so Sphinx discards an environment pickled by older code.
     return {"version": "1.0", "env_version": ENV_VERSION,

@@ -24,6 +24,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+if __package__:
+    from .cxxsdk import toolchain
+else:  # run as a script (probe): the package is not importable, its folder is on sys.path
+    from cxxsdk import toolchain
+
 # Distributions whose versions the guide depends on, by display name.
 PACKAGES: dict[str, str] = {
     "python": "",  # filled from the interpreter, not a distribution
@@ -65,6 +70,9 @@ class Environment:
     packages_digest: str
     # the cheap fingerprint this probe was taken under
     fingerprint: str
+    # ExecuTorch's C++ package version, the C++ compiler, CMake and Ninja
+    # (trtdocs.cxxsdk.toolchain): what a notebook's C++ build depends on
+    cxx_toolchain: dict[str, str | None] = dataclasses.field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -136,6 +144,7 @@ def fingerprint() -> str:
         sys.executable, sys.version, platform.platform(), _cpu_model(),
         repr(_nvidia_smi()), os.environ.get("CUDA_VISIBLE_DEVICES", ""),
         os.environ.get("LD_LIBRARY_PATH", ""), *_distributions(),
+        json.dumps(toolchain(), sort_keys=True),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
@@ -185,6 +194,7 @@ def probe_here() -> Environment:
         torch_tensorrt_imports=trt_imports,
         torch_tensorrt_error=trt_error,
         packages_digest=hashlib.sha256("\n".join(_distributions()).encode()).hexdigest()[:16],
+        cxx_toolchain=toolchain(),
         fingerprint=fingerprint(),
     )
 

@@ -15,7 +15,7 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from . import recorded
+from . import cxxsdk, recorded
 from .gating import PagePlan, input_files, read_notebook
 from .status import needs_words, page_entry
 
@@ -164,7 +164,11 @@ def check_problems(app: Sphinx, exc: Exception | None) -> None:
 def write_outputs(app: Sphinx, exc: Exception | None) -> None:
     if exc is not None or app.builder.format != "html":
         return
-    data = {"environment": app.env.trtdocs_environment.to_json(), "notebooks": entries(app)}
+    environment = app.env.trtdocs_environment
+    data = {"environment": environment.to_json(), "notebooks": entries(app),
+            # the guide's C++ programs: exported by the Python ExecuTorch, run by the C++ package
+            "cxx": cxxsdk.pairing(environment.versions.get("executorch"),
+                                  environment.cxx_toolchain.get("executorch_cxx"))}
     Path(app.outdir, PROVENANCE_FILE).write_text(json.dumps(data, indent=2) + "\n")
     if app.config.trtdocs_record:
         _record(app)

@@ -7,7 +7,7 @@ checked against the packages they name.
 * :mod:`.pypi`: the documented release's requirements resolved against PyPI's metadata;
 * :mod:`.api`: names and keywords notebook cells use, checked with griffe (no import);
 * :mod:`.options`: the ``save()`` options table of docs/data against the installed ``save()``;
-* :mod:`.cpp`: C++ blocks compiled against the ExecuTorch wheel's headers, CMake parsed;
+* :mod:`.cpp`: C++ blocks compiled against ExecuTorch's C++ package headers, CMake parsed;
 * :mod:`.sphinx`: a build hook that reports every violation as a warning with file and line.
 
 Every guard returns :class:`Violation` objects; ``python -m trtdocs.drift`` prints them.

@@ -396,6 +396,8 @@ def check_notebook(path: Path, index: ApiIndex, *, root: Path | None = None,
         def report(line: int, rule: str, message: str, cell: Cell = cell, gated: bool = gated) -> None:
             findings.append(Finding(Violation(rel, cell.first_line + line - 1, rule, message, cell.number), gated))
 
+        if cell.source.lstrip().startswith("%%"):
+            continue  # a cell magic (%%writefile): its body is the magic's input, not Python
         source = re.sub(r"(?m)^(\s*)[%!].*$", r"\1pass", cell.source)  # IPython magics and shell lines
         try:
             tree = ast.parse(source)

@@ -1,18 +1,30 @@
 """C++ and CMake blocks of the guide, checked against what the build machine has.
 
 Every ```cpp / ```c++ block (or ``{code-block} cpp``) is compiled with
-``g++ -fsyntax-only -std=c++17`` against the headers the installed ExecuTorch
-wheel ships (``site-packages/executorch/include``), with the definition
-ExecuTorch's own build passes for its bundled c10 headers. A block that
-includes a header the machine lacks is not compiled: it is reported with the
-header, and passes only when the header matches :data:`EXPECTED_MISSING`, which
-says why it is absent. An unexpected missing header is a violation, so nothing
-is skipped silently. More include folders (an ExecuTorch source checkout at the
-pinned commit, TensorRT, CUDA) can be given in ``TRTDOCS_CXX_INCLUDE``
-(os.pathsep-separated); blocks then compile that were listed before.
+``g++ -fsyntax-only -std=c++17`` against the headers of ExecuTorch's C++
+package (the executorch 1.5.x wheel in ``$EXECUTORCH_CXX_PREFIX``, see
+:mod:`trtdocs.cxxsdk`; the installed wheel's headers when there is none), with
+the definition its CMake package gives consumers for the bundled c10 headers,
+and with the CUDA headers of the venv's NVIDIA packages (``nvidia/cu13/include``).
+A block that includes a header the machine lacks is not compiled: it is
+reported with the header, and passes only when the header matches
+:data:`EXPECTED_MISSING`, which says why it is absent. An unexpected missing
+header is a violation, so nothing is skipped silently. More include folders (an
+ExecuTorch source checkout at the pinned commit, TensorRT) can be given in
+``TRTDOCS_CXX_INCLUDE`` (os.pathsep-separated); blocks then compile that were
+listed before.
 
 A block whose first line is ``// drift: fragment`` is a piece of a larger file
-shown for reading; it is listed as skipped with that reason.
+shown for reading; it is listed as skipped with that reason. A block whose first
+line is ``// drift: executorch X.Y`` is written for that release's C++ API (the
+ExecuTorch a release's source build pins): it compiles against the headers of
+whichever ExecuTorch here has that version, the C++ package or the installed
+wheel, and fails when neither has it.
+
+A code cell that starts with ``%%writefile <file>`` is a block in the
+language of that file: C++ for a ``.cpp``/``.h`` file, CMake for
+``CMakeLists.txt`` or a ``.cmake`` file (the notebooks write the projects they
+build this way).
 
 Every ```cmake block is parsed by ``cmake -P`` inside ``if(FALSE) ... endif()``:
 syntax and block nesting are checked, nothing is configured.
@@ -22,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
+import importlib.metadata
 import importlib.util
 import os
 import re
@@ -32,38 +45,44 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
+from .. import cxxsdk
 from . import Violation
 from .blocks import PAGE_GLOBS, Block, iter_blocks, page_paths
 
 CPP_LANGUAGES = frozenset({"cpp", "c++", "cxx"})
 CMAKE_LANGUAGES = frozenset({"cmake"})
 CXXFLAGS: tuple[str, ...] = ("-fsyntax-only", "-std=c++17", "-Wno-deprecated-declarations")
-# ExecuTorch's build defines this for its copy of c10 (the wheel lacks the generated
-# torch/headeronly/macros/cmake_macros.h).
+# ExecuTorch's CMake package gives consumers this for its copy of c10 (no wheel
+# carries the generated torch/headeronly/macros/cmake_macros.h).
 DEFINES: tuple[str, ...] = ("-DC10_USING_CUSTOM_GENERATED_MACROS",)
 EXTRA_INCLUDE_ENV = "TRTDOCS_CXX_INCLUDE"
 FRAGMENT_MARK = "// drift: fragment"
+API_MARK = re.compile(r"^//\s*drift:\s*executorch\s+(\d+\.\d+)\s*$")
 RULES: Mapping[str, str] = MappingProxyType({
     "cpp-compile": "a C++ block compiles against the headers the machine has",
     "header-missing": "a missing header is in EXPECTED_MISSING, with the reason it is absent",
     "cmake-parse": "a CMake block parses (cmake -P inside if(FALSE))",
     "toolchain": "g++ and cmake are on PATH",
+    "api-version": "a block marked for an ExecuTorch release compiles against that release's headers",
 })
 
 # Header pattern (fnmatch) -> why the build machine does not have it.
 EXPECTED_MISSING: Mapping[str, str] = MappingProxyType({
+    "executorch/extension/cuda/*": "the CUDA stream extension ships only in ExecuTorch's CUDA builds, "
+                                   "not in the CPU wheel's C++ package",
+    "executorch/backends/*": "backend headers come with an ExecuTorch source tree, not the C++ package",
+    "torch_tensorrt/*": "the TensorRT delegate's headers ship in the libtorchtrt tarball, not in a package here",
+    "NvInfer*.h": "TensorRT's headers: pip's TensorRT wheels carry libraries only",
+})
+# The same for the installed Python wheel's headers (a block marked for its release).
+WHEEL_MISSING: Mapping[str, str] = MappingProxyType({
     "executorch/extension/module/*": "the executorch 1.4.1 wheel ships no Module API headers",
     "executorch/extension/data_loader/*": "the executorch 1.4.1 wheel ships no data loader headers",
     "executorch/extension/flat_tensor/*": "the executorch 1.4.1 wheel ships no flat_tensor headers",
-    "executorch/extension/cuda/*": "ExecuTorch's CUDA extension headers are not in the CPU wheel",
-    "executorch/backends/*": "backend headers come with an ExecuTorch source tree, not the wheel",
-    "torch_tensorrt/*": "the delegate's headers ship in the libtorchtrt tarball, not in a wheel",
-    "NvInfer*.h": "TensorRT's headers: TensorRT is not installable on the build machines",
-    "cuda.h": "the CUDA toolkit is not on the build machines",
-    "cuda_runtime.h": "the CUDA toolkit is not on the build machines",
-    "cuda_runtime_api.h": "the CUDA toolkit is not on the build machines",
 })
 
+CPP_SUFFIXES = frozenset({".cpp", ".cc", ".cxx", ".h", ".hpp"})
+_WRITEFILE = re.compile(r"^%%writefile\s+(?:-a\s+)?(?P<file>\S+)\s*$")
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 _FATAL_MISSING = re.compile(r"fatal error: ([^:]+): No such file or directory")
 _GXX_LINE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<kind>error|fatal error): (?P<msg>.*)$", re.M)
@@ -89,7 +108,7 @@ class Result:
     parsed_cmake: int  # CMake blocks parsed
 
 
-def executorch_include() -> Path | None:
+def wheel_include() -> Path | None:
     """``site-packages/executorch/include`` of the installed wheel (found without importing it)."""
     spec = importlib.util.find_spec("executorch")
     for loc in (spec.submodule_search_locations or []) if spec else []:
@@ -98,18 +117,68 @@ def executorch_include() -> Path | None:
     return None
 
 
-def include_dirs(extra: Sequence[Path] = ()) -> tuple[Path, ...]:
+def executorch_include() -> Path | None:
+    """The C++ package's ``include`` (trtdocs.cxxsdk), else the installed wheel's."""
+    return cxxsdk.include_dir() or wheel_include()
+
+
+# Where the venv's packages carry CUDA's headers: the CUDA runtime wheel's (without
+# the crt/ headers cuda_runtime.h includes, which come in nvidia-cuda-crt), then the
+# full CUDA toolkit header set triton bundles for its compiler.
+CUDA_INCLUDES: tuple[tuple[str, str], ...] = (("nvidia", "cu13/include"), ("triton", "backends/nvidia/include"))
+
+
+def cuda_include() -> Path | None:
+    """The first of :data:`CUDA_INCLUDES` with ``cuda_runtime.h`` and the ``crt/`` headers
+    it includes, found without importing."""
+    for package, sub in CUDA_INCLUDES:
+        spec = importlib.util.find_spec(package)
+        for loc in (spec.submodule_search_locations or []) if spec else []:
+            inc = Path(loc) / sub
+            if (inc / "cuda_runtime.h").is_file() and (inc / "crt" / "host_config.h").is_file():
+                return inc
+    return None
+
+
+def _minor(version: str | None) -> str | None:
+    m = re.match(r"(\d+)\.(\d+)", version or "")
+    return f"{m[1]}.{m[2]}" if m else None
+
+
+def _wheel_version() -> str | None:
+    try:
+        return importlib.metadata.version("executorch")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def include_dirs(extra: Sequence[Path] = (), base: Path | None = None) -> tuple[Path, ...]:
+    """Include folders: ExecuTorch's (``base``, by default :func:`executorch_include`)
+    with its c10, CUDA's, ``TRTDOCS_CXX_INCLUDE`` and ``extra``."""
     dirs: list[Path] = []
-    base = executorch_include()
+    base = base or executorch_include()
     if base is not None:
         dirs += [base, base / "executorch/runtime/core/portable_type/c10"]
+    if (cuda := cuda_include()) is not None:
+        dirs.append(cuda)
     env = os.environ.get(EXTRA_INCLUDE_ENV, "")
     dirs += [Path(p) for p in env.split(os.pathsep) if p]
     return tuple(dirs) + tuple(extra)
 
 
-def expected_reason(header: str) -> str | None:
-    for pattern, reason in EXPECTED_MISSING.items():
+def api_include_dirs(extra: Sequence[Path] = ()) -> dict[str, tuple[tuple[Path, ...], Mapping[str, str]]]:
+    """ExecuTorch release ("1.5") -> (include folders, expected-missing reasons), for
+    each ExecuTorch whose headers are here: the C++ package and the Python wheel."""
+    sets: dict[str, tuple[tuple[Path, ...], Mapping[str, str]]] = {}
+    if (wheel := wheel_include()) is not None and (minor := _minor(_wheel_version())):
+        sets[minor] = (include_dirs(extra, wheel), MappingProxyType({**EXPECTED_MISSING, **WHEEL_MISSING}))
+    if (sdk := cxxsdk.include_dir()) is not None and (minor := _minor(cxxsdk.sdk_version())):
+        sets[minor] = (include_dirs(extra, sdk), EXPECTED_MISSING)
+    return sets
+
+
+def expected_reason(header: str, expected: Mapping[str, str] = EXPECTED_MISSING) -> str | None:
+    for pattern, reason in expected.items():
         if fnmatch.fnmatch(header, pattern):
             return reason
     return None
@@ -130,7 +199,8 @@ def _missing_project_headers(block: Block, dirs: Sequence[Path]) -> list[tuple[i
     return out
 
 
-def check_cpp_block(block: Block, rel: str, dirs: Sequence[Path]) -> tuple[list[Violation], list[Listed], bool]:
+def check_cpp_block(block: Block, rel: str, dirs: Sequence[Path],
+                    expected: Mapping[str, str] = EXPECTED_MISSING) -> tuple[list[Violation], list[Listed], bool]:
     """Violations, listed blocks, and whether it was compiled."""
     if block.lines and block.lines[0].strip() == FRAGMENT_MARK:
         return [], [Listed(rel, block.first_line, "", "a fragment (marked '// drift: fragment')")], False
@@ -152,7 +222,7 @@ def check_cpp_block(block: Block, rel: str, dirs: Sequence[Path]) -> tuple[list[
         missing = [(line, header)]
     violations, listed = [], []
     for line, header in missing:
-        reason = expected_reason(header)
+        reason = expected_reason(header, expected)
         if reason is None:
             violations.append(Violation(rel, line, "header-missing",
                                         f"<{header}> is not on this machine and not in EXPECTED_MISSING "
@@ -175,11 +245,16 @@ def _compile_errors(stderr: str, src: Path, block: Block, rel: str) -> list[Viol
     return out
 
 
+def _cmake() -> str | None:
+    """CMake from this interpreter's scripts folder (PyPI's), else the one on PATH."""
+    return shutil.which("cmake", path=cxxsdk.tool_path())
+
+
 def check_cmake_block(block: Block, rel: str) -> list[Violation]:
     with tempfile.TemporaryDirectory(prefix="drift-cmake-") as tmp:
         script = Path(tmp) / "block.cmake"
         script.write_text("if(FALSE)\n" + block.text + "endif()\n", encoding="utf-8")
-        proc = subprocess.run(["cmake", "-P", str(script)], capture_output=True, text=True, check=False, cwd=tmp)
+        proc = subprocess.run([_cmake() or "cmake", "-P", str(script)], capture_output=True, text=True, check=False, cwd=tmp)
     if proc.returncode == 0:
         return []
     m = re.search(r"CMake Error at [^:]+:(\d+)[^\n]*:\n(.*?)(?:\n\n|\Z)", proc.stderr, re.S)
@@ -188,23 +263,45 @@ def check_cmake_block(block: Block, rel: str) -> list[Violation]:
     return [Violation(rel, line, "cmake-parse", f"cmake -P: {message}")]
 
 
+def code_block(block: Block) -> Block | None:
+    """The block as C++ or CMake: a fence or code-block as it is, a ``%%writefile``
+    cell as the file it writes (its language from the file name, from its second line)."""
+    if block.kind in ("fence", "code-block", "code"):
+        return block
+    if block.kind != "code-cell" or not block.lines or not (m := _WRITEFILE.match(block.lines[0])):
+        return None
+    name = Path(m["file"].replace("{", "").replace("}", ""))
+    language = ("cpp" if name.suffix in CPP_SUFFIXES
+                else "cmake" if name.name == "CMakeLists.txt" or name.suffix == ".cmake" else "")
+    return dataclasses.replace(block, kind="writefile", language=language,
+                               first_line=block.first_line + 1, lines=block.lines[1:])
+
+
 def check_pages(root: Path, globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterable[Path] | None = None,
                 extra_include: Sequence[Path] = ()) -> Result:
     violations: list[Violation] = []
     listed: list[Listed] = []
     compiled = parsed = 0
     dirs = include_dirs(extra_include)
-    tools = {"g++": shutil.which("g++"), "cmake": shutil.which("cmake")}
+    by_api = api_include_dirs(extra_include)
+    tools = {"g++": shutil.which("g++"), "cmake": _cmake()}
     for path in (list(paths) if paths is not None else page_paths(root, globs)):
         rel = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
-        for block in iter_blocks(path):
-            if block.kind not in ("fence", "code-block", "code"):
+        for found in iter_blocks(path):
+            if (block := code_block(found)) is None:
                 continue
             if block.language in CPP_LANGUAGES:
                 if tools["g++"] is None:
                     violations.append(Violation(rel, block.first_line, "toolchain", "g++ is not on PATH"))
                     continue
-                v, lst, done = check_cpp_block(block, rel, dirs)
+                marked = API_MARK.match(block.lines[0].strip()) if block.lines else None
+                if marked and marked[1] not in by_api:
+                    violations.append(Violation(rel, block.first_line, "api-version",
+                                                f"the block is marked for executorch {marked[1]}; the headers here "
+                                                f"are executorch {', '.join(sorted(by_api)) or 'none'}"))
+                    continue
+                block_dirs, expected = by_api[marked[1]] if marked else (dirs, EXPECTED_MISSING)
+                v, lst, done = check_cpp_block(block, rel, block_dirs, expected)
                 violations += v
                 listed += lst
                 compiled += done

@@ -14,7 +14,12 @@ block, say more:
 * ``drift: export-only``: the install is for exporting, so the delegate rule
   does not apply;
 * ``drift: release=<key>``: the command is the one of that release of the
-  features table (a described release's unpinned command, say).
+  features table (a described release's unpinned command, say);
+* ``drift: cxx-package``: the command installs ExecuTorch's C++ package (a
+  newer executorch wheel) into a folder of its own, not into the environment:
+  it must pass ``--target`` and ``--no-deps``, name only ``executorch``, and its
+  pin must hold the C++ package the build uses (trtdocs.cxxsdk); the release
+  pins do not apply to it.
 
 A command that installs the ``executorch`` extra for a release whose extra does
 not bring the delegate must also name the runtime wheel.
@@ -35,6 +40,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from .. import cxxsdk
 from . import Violation
 from .blocks import PAGE_GLOBS, iter_blocks, page_paths
 from ..features import UV_INDEX_STRATEGY
@@ -58,6 +64,8 @@ RULES: Mapping[str, str] = MappingProxyType({
                          "unsafe-best-match (uv otherwise takes each package from the first index that has it)",
     "pin-upgrade": "a command does not upgrade a distribution its release pins without naming "
                    "a version inside the pin (pip install -U executorch breaks the release's pairing)",
+    "cxx-package": "a drift: cxx-package command installs only executorch, with --target and --no-deps, "
+                   "pinned to hold the C++ package the build uses",
 })
 
 PYPI_SIMPLE = "https://pypi.org/simple"
@@ -79,6 +87,7 @@ FLAGS = frozenset({
 # checked for their indexes and options.
 FAMILY = frozenset({TORCH_TENSORRT, RUNTIME, "executorch", "torch"})
 EXPORT_ONLY_MARK = "drift: export-only"
+CXX_PACKAGE_MARK = "drift: cxx-package"
 _RELEASE_MARK = re.compile(r"drift:\s*release=(\S+)")
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&"})
 _EXTRAS_WITH_DELEGATE_INTENT = frozenset({"executorch", "all"})
@@ -99,6 +108,9 @@ class InstallCommand:
     tool: str = "pip"  # "pip" or "uv" (uv pip install)
     index_strategy: str | None = None  # uv's --index-strategy, if given
     upgrade: bool = False  # -U / --upgrade
+    cxx_package: bool = False  # the CXX_PACKAGE_MARK comment is on the command or the line above
+    target: str | None = None  # --target folder
+    no_deps: bool = False  # --no-deps
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -174,6 +186,8 @@ def find_commands(path: Path, root: Path | None = None, text: str | None = None)
             release = _RELEASE_MARK.search(marks)
             cmd, errs = parse_command(stripped, rel, line, export_only=EXPORT_ONLY_MARK in marks,
                                       release=release[1] if release else None)
+            if CXX_PACKAGE_MARK in marks:
+                cmd = [dataclasses.replace(c, cxx_package=True) for c in cmd]
             problems += errs
             commands += cmd
     return commands, problems
@@ -236,6 +250,7 @@ def _parse_args(args: list[str], text: str, path: str, line: int, export_only: b
     index: str | None = None
     extra: list[str] = []
     reqs: list[Requirement] = []
+    target: str | None = None
     it = iter(args)
     for arg in it:
         if arg.startswith("-"):
@@ -246,6 +261,8 @@ def _parse_args(args: list[str], text: str, path: str, line: int, export_only: b
                     index = value
                 elif name == "--extra-index-url":
                     extra.append(value)
+                elif name in ("-t", "--target"):
+                    target = value
                 elif name == "--prerelease" and value in ("allow", "if-necessary-or-explicit"):
                     pre = True
                 elif name == "--index-strategy":
@@ -262,7 +279,7 @@ def _parse_args(args: list[str], text: str, path: str, line: int, export_only: b
             problems.append(Violation(path, line, "parse", f"{arg!r} is not a PEP 508 requirement ({exc})"))
     urls = (index or PYPI_SIMPLE, *extra)
     return InstallCommand(path, line, text, pre, urls, tuple(reqs), export_only, release,
-                          tool, strategy, upgrade), problems
+                          tool, strategy, upgrade, target=target, no_deps="--no-deps" in args), problems
 
 
 # -- checking commands -----------------------------------------------------------
@@ -324,6 +341,8 @@ def check_command(cmd: InstallCommand, table: Table, installed: Installed | None
                                             "indexes that has it, and tries --extra-index-url before "
                                             f"--index-url: pass --index-strategy {UV_INDEX_STRATEGY}"))
     names = {canonicalize_name(r.name): r for r in cmd.requirements}
+    if cmd.cxx_package:
+        return out + _check_cxx_package(cmd, names)
     if not FAMILY.intersection(names):
         return out
     release, errs = target_release(cmd, table)
@@ -361,6 +380,21 @@ def check_command(cmd: InstallCommand, table: Table, installed: Installed | None
                                                f"{release.key} does not bring the delegate: add {RUNTIME}"
                                                f"{_as_pin(release.pins.get(RUNTIME, ''))}, "
                                                f"or mark an export-only install with '# {EXPORT_ONLY_MARK}'"))
+    return out
+
+
+def _check_cxx_package(cmd: InstallCommand, names: Mapping[str, Requirement]) -> list[Violation]:
+    bad = lambda msg: Violation(cmd.path, cmd.line, "cxx-package", msg)  # noqa: E731
+    out = []
+    if cmd.target is None or not cmd.no_deps:
+        out.append(bad("ExecuTorch's C++ package goes into a folder of its own: pass --target DIR and "
+                       "--no-deps, so the environment's executorch stays the one its release pins"))
+    if set(names) != {"executorch"}:
+        out.append(bad(f"a cxx-package command installs executorch only, not {', '.join(sorted(names))}"))
+    version = cxxsdk.sdk_version()
+    req = names.get("executorch")
+    if req is not None and version is not None and not req.specifier.contains(version, prereleases=True):
+        out.append(bad(f"{req} does not hold the C++ package the build uses (executorch {version})"))
     return out
 
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
+from .. import cxxsdk
 from . import installs
 from .blocks import page_paths
 from .run import SAVE_OPTIONS, Report, report_from_json
@@ -60,7 +61,8 @@ def _cache_key(root: Path, features: FeaturesTable) -> str:
             h.update(f"{dist}=none".encode())
     h.update(f"documented={features.documented}".encode())
     h.update(os.environ.get("TRTDOCS_CXX_INCLUDE", "").encode())
-    h.update(f"{shutil.which('g++')} {shutil.which('cmake')}".encode())
+    h.update(f"{shutil.which('g++')} {json.dumps(cxxsdk.toolchain(), sort_keys=True)}".encode())
+    h.update(os.environ.get(cxxsdk.PREFIX_ENV, "").encode())
     return h.hexdigest()
 
 
