@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 
 from _bench_load import load
@@ -39,18 +41,30 @@ def test_summary_median_and_spread():
 
 
 def test_targets_follow_the_raw_execution_times():
-    t = bench.targets(20.0, {"notebooks/a": 8.0, "notebooks/b": 2.0}, "notebooks/a", "notebooks/b")
+    t = bench.targets(20.0, {"notebooks/a": 8.0, "notebooks/b": 2.0}, "notebooks/a")
     assert t["cold"].limit_s == pytest.approx(1.2 * 20.0 + 10.0)
     assert t["noop"].limit_s == 3.0
     assert t["edit-code"].limit_s == 13.0
-    assert t["edit-module"].limit_s == 7.0
     assert t["noop"].verdict(3.0) == "pass"
     assert t["noop"].verdict(3.01) == "miss"
 
 
+def test_edit_data_target_is_noop_plus_slack_and_no_execution():
+    t = bench.targets(20.0, {"notebooks/a": 8.0}, "notebooks/a")["edit-data"]
+    assert t.limit_s == bench.NOOP_LIMIT_S + bench.EDIT_SLACK_S == 8.0
+    assert "no notebook executes" in t.rule
+    assert t.verdict(8.0, [[], []]) == "pass"
+    assert t.verdict(8.01, [[], []]) == "miss"
+    # fast, but a notebook executed in one run: the cache missed
+    assert t.verdict(2.0, [[], ["notebooks/troubleshooting"]]) == "miss"
+    # the other targets look only at the time
+    assert bench.targets(20.0, {"notebooks/a": 8.0}, "notebooks/a")["edit-code"].verdict(
+        9.0, [["notebooks/a"]]) == "pass"
+
+
 def test_targets_skip_an_edit_whose_notebook_did_not_run():
-    t = bench.targets(5.0, {}, "notebooks/a", "notebooks/b")
-    assert "edit-code" not in t and "edit-module" not in t
+    t = bench.targets(5.0, {}, "notebooks/a")
+    assert "edit-code" not in t and "edit-data" in t
 
 
 def test_edit_code_goes_after_the_options_of_the_first_cell():
@@ -69,12 +83,50 @@ def test_edit_code_needs_a_code_cell():
         bench.edit_code("# only text\n", "m")
 
 
-def test_markdown_and_module_edits_only_append():
+def test_markdown_and_data_edits_only_append():
     md = bench.edit_markdown(NOTEBOOK, "m2")
     assert md.startswith(NOTEBOOK.rstrip("\n")) and md.endswith("Benchmark edit m2.\n")
-    py = bench.edit_module("X = 1\n", "m3")
-    assert py == "X = 1\n# benchmark edit m3\n"
-    compile(py, "module.py", "exec")
+    toml = '[[errors]]\nsymptom = "x"\n'
+    edited = bench.edit_data(toml, "m3")
+    assert edited == toml + "# benchmark edit m3\n"
+    assert tomllib.loads(edited) == tomllib.loads(toml)
+
+
+def test_edit_data_file_is_read_by_the_data_page():
+    """The page edit-data expects to be re-read has the {data-table} of that file."""
+    data = bench.ROOT / bench.EDIT_DATA
+    page = (bench.ROOT / f"{bench.DATA_PAGE}.md").read_text(encoding="utf-8")
+    assert f"```{{data-table}} {data.stem}\n" in page
+    edited = bench.edit_data(data.read_text(encoding="utf-8"), "m4")
+    assert tomllib.loads(edited) == tomllib.loads(data.read_text(encoding="utf-8"))
+
+
+def test_progress_documents_come_from_sphinx_progress_lines():
+    output = "\n".join([
+        "updating environment: 0 added, 2 changed, 0 removed",
+        "reading sources... [ 50%] notebooks/troubleshooting",
+        "reading sources... [100%] index",
+        "",
+        "writing output... ",
+        "writing output... [ 33%] index",
+        "writing output... [100%] notebooks/troubleshooting",
+    ])
+    assert bench.progress_documents(output) == (["index", "notebooks/troubleshooting"],
+                                                ["index", "notebooks/troubleshooting"])
+    assert bench.progress_documents("build succeeded.") == ([], [])
+    # with FORCE_COLOR: one rewritten line, escape codes around the names
+    coloured = ("\x1b[2K\x1b[01mreading sources... \x1b[39;49;00m[100%] \x1b[32mnotebooks/troubleshooting"
+                "\x1b[39;49;00m\r\n")
+    assert bench.progress_documents(coloured) == (["notebooks/troubleshooting"], [])
+
+
+def test_check_data_page_stops_when_the_page_was_not_rebuilt(tmp_path):
+    page = bench.DATA_PAGE
+    bench.check_data_page(bench.Step(1.0, [], read=[page], written=["index", page]), tmp_path / "x.log")
+    with pytest.raises(bench.BenchError, match="not read or written"):
+        bench.check_data_page(bench.Step(1.0, []), tmp_path / "x.log")
+    with pytest.raises(bench.BenchError, match="not written"):
+        bench.check_data_page(bench.Step(1.0, [], read=[page]), tmp_path / "x.log")
 
 
 def test_executed_notebooks_come_from_mystnb_log_lines(tmp_path):
@@ -106,7 +158,7 @@ def test_summarize_builds_rows_targets_and_carries_the_venv():
 
     runs = [{"steps": {"cold": step(30.0, ["notebooks/a", "notebooks/b"]), "noop": step(2.0),
                        "edit-code": step(9.0, ["notebooks/a"]), "edit-markdown": step(2.5),
-                       "edit-module": step(6.0, ["notebooks/b"])},
+                       "edit-data": step(6.0, ["notebooks/b"])},
              "raw": {"notebooks/a": 7.0, "notebooks/b": 3.0},
              "cold_durations": {"notebooks/a": 6.0, "notebooks/b": 2.5}}]
     previous = {"venv": {"id": "venv", "median_s": 120.0, "measured_at": "2026-12-01T00:00:00+00:00"}}
@@ -116,6 +168,9 @@ def test_summarize_builds_rows_targets_and_carries_the_venv():
     assert by_id["edit-code"]["target"]["limit_s"] == 12.0 and by_id["edit-code"]["target"]["verdict"] == "pass"
     assert by_id["raw"]["median_s"] == 10.0
     assert by_id["edit-code"]["executed"] == [["notebooks/a"]]
+    # in time, but a notebook executed: the edit-data target is missed
+    assert by_id["edit-data"]["target"]["limit_s"] == 8.0 and by_id["edit-data"]["target"]["verdict"] == "miss"
+    assert by_id["edit-data"]["read"] == [[]]
     assert out["venv"]["carried"] is True and out["venv"]["median_s"] == 120.0
     assert out["notebooks"]["notebooks/a"]["build_duration_s"] == [6.0]
 
@@ -143,7 +198,7 @@ def test_pad_notebooks_copies_only_notebooks_with_code(tmp_path):
 
 def test_summarize_orders_parallel_rows_after_cold():
     step = bench.Step
-    runs = [{"steps": {k: step(1.0, []) for k in ("cold", "noop", "edit-code", "edit-markdown", "edit-module")},
+    runs = [{"steps": {k: step(1.0, []) for k in ("cold", "noop", "edit-code", "edit-markdown", "edit-data")},
              "raw": {"notebooks/a": 1.0}, "cold_durations": {}}]
     parallel = [{"cold-j2": step(2.0, []), "padded-j1": step(3.0, []), "padded-j2": step(2.5, [], locked=True)}]
     out = bench.summarize(runs, parallel, [], "notebooks/a.md", None, copies=2)
@@ -165,7 +220,7 @@ def test_edit_cpp_changes_the_main_cpp_run_cpp_writes():
 
 def test_summarize_adds_the_cpp_rows_when_measured():
     step = bench.Step
-    runs = [{"steps": {k: step(1.0, []) for k in ("cold", "noop", "edit-code", "edit-markdown", "edit-module",
+    runs = [{"steps": {k: step(1.0, []) for k in ("cold", "noop", "edit-code", "edit-markdown", "edit-data",
                                                   "edit-cpp")},
              "raw": {"notebooks/a": 1.0}, "cold_durations": {}, "cpp": {"cpp-configure": 1.5, "cpp-build": 9.0}}]
     rows = {r["id"]: r for r in bench.summarize(runs, [], [], "notebooks/a.md", None)["rows"]}

@@ -42,6 +42,6 @@ def test_committed_results_render():
     data = json.loads(LATEST.read_text())
     rows = benchresults.table_rows(data)
     ids = [r["id"] for r in data["rows"]]
-    assert {"cold", "noop", "edit-code", "edit-markdown", "edit-module", "raw"} <= set(ids)
+    assert {"cold", "noop", "edit-code", "edit-markdown", "edit-data", "raw"} <= set(ids)
     assert all(row[2] for row in rows)  # every row has a median
     assert benchresults.machine_text(data)
