@@ -26,6 +26,7 @@ One module per concern:
 * :mod:`.apimodel`: the installed packages' API, loaded with griffe (no import);
 * :mod:`.apiref`: the API reference generated from that model;
 * :mod:`.apixref`: code literals naming the packages' objects become cross-references;
+* :mod:`.codelinks`: names in code cells link to their API entries, in the highlighted code;
 * :mod:`.datatables`: the tables of docs/data/*.toml (``{data-table}``);
 * :mod:`.pageneeds`: what each notebook needs, from the gating plans (``{page-needs}``).
 """
@@ -39,9 +40,9 @@ from typing import TYPE_CHECKING
 from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.errors import ConfigError
 
-from . import (apiref, apixref, benchresults, buildpaths, cellmagic, cxxsdk, datatables, downloads, execerrors,
-               failures, features, lognoise, pageneeds, provenance, recorded, releases, status, streams,
-               tracebacks)
+from . import (apiref, apixref, benchresults, buildpaths, cellmagic, codelinks, cxxsdk, datatables, downloads,
+               execerrors, failures, features, lognoise, pageneeds, provenance, recorded, releases, status,
+               streams, tracebacks)
 from .environment import cached_probe
 from .gating import BuildContext, in_subset, read_notebook, subset_names
 
@@ -160,6 +161,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     buildpaths.setup(app)
     apiref.setup(app)
     apixref.setup(app)
+    codelinks.setup(app)
     cellmagic.setup(app)
     # env_version: bump when what the env keeps changes shape (PagePlan and
     # friends), so Sphinx discards an environment pickled by older code.

@@ -13,7 +13,7 @@ The rule, for an inline literal that is a dotted name under one of
   the literal stays as it is;
 * otherwise the name does not exist: an error naming the page and line.
 
-Names in code cells are not linked; the drift guards check them.
+Names in code cells link through :mod:`trtdocs.codelinks`; the drift guards check them.
 """
 
 from __future__ import annotations

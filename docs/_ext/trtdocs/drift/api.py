@@ -378,6 +378,131 @@ class _CellChecker(ast.NodeVisitor):
         return f"{root} {self.index.versions.get(root, '(version unknown)')}"
 
 
+def parse_cell(source: str) -> ast.Module | None:
+    """A code cell's tree; None for a cell magic (``%%writefile``: its body is the
+    magic's input, not Python). IPython magics and shell lines read as ``pass``
+    (lines and the other lines' columns stay where they are). Raises SyntaxError."""
+    if source.lstrip().startswith("%%"):
+        return None
+    return ast.parse(re.sub(r"(?m)^(\s*)[%!].*$", r"\1pass", source))
+
+
+# -- uses: where a cell names an object, for links from the highlighted code ----------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Use:
+    """A name of a checked package as a cell writes it: a dotted name
+    (``torch_tensorrt.executorch.export``, ``trt_runtime.Program``, the module of an
+    import) or, after a call or a subscript, the last attribute (``.run`` of
+    ``load(...).run``). Columns count characters, not UTF-8 bytes."""
+
+    line: int  # 1-based line of the cell
+    start: int  # 0-based column where the written name starts
+    end: int  # column just after it
+    path: str  # the dotted path it resolves to, through the cell's imports and assignments
+    instance: bool = False  # a bare name bound to a call's result (an instance, not the object)
+
+
+class _UseRecorder(_CellChecker):
+    """The checker's resolution, recording each resolved name with its place."""
+
+    def __init__(self, index: ApiIndex, bindings: dict[str, str], instances: set[str], lines: list[str]) -> None:
+        super().__init__(index, bindings, lambda line, rule, message: None)
+        self.instances, self.lines = instances, lines
+        self.uses: dict[tuple[int, int, int], Use] = {}
+
+    def _col(self, line: int, col: int) -> int:
+        """A byte offset of ast (UTF-8) as a character offset."""
+        return len(self.lines[line - 1].encode("utf-8")[:col].decode("utf-8", "replace"))
+
+    def _add(self, line: int, start: int, end: int, path: str, instance: bool = False) -> None:
+        self.uses.setdefault((line, start, end), Use(line, start, end, path, instance))
+
+    def _add_written(self, line: int, col: int, text: str, path: str) -> None:
+        """``text`` (a dotted name of an import) written at byte column ``col``."""
+        start = self._col(line, col)
+        if self.lines[line - 1][start:start + len(text)] == text:
+            self._add(line, start, start + len(text), path)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        super().visit_Import(node)
+        for alias in node.names:
+            self.instances.discard(alias.asname or alias.name.split(".")[0])
+            if alias.name.split(".")[0] in self.index.modules:
+                self._add_written(alias.lineno, alias.col_offset, alias.name, alias.name)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        super().visit_ImportFrom(node)
+        module = node.module or ""
+        for alias in node.names:
+            self.instances.discard(alias.asname or alias.name)
+        if node.level or module.split(".")[0] not in self.index.modules:
+            return
+        line = self.lines[node.lineno - 1]
+        start = self._col(node.lineno, node.col_offset)
+        if m := re.compile(r"from\s+(?P<module>[\w.]+)").match(line, start):
+            if m["module"] == module:
+                self._add(node.lineno, m.start("module"), m.end("module"), module)
+        for alias in node.names:
+            if alias.name != "*":
+                self._add_written(alias.lineno, alias.col_offset, alias.name, f"{module}.{alias.name}")
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        super().visit_Assign(node)
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                if target.id in self.bindings and isinstance(node.value, ast.Call):
+                    self.instances.add(target.id)
+                else:
+                    self.instances.discard(target.id)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self._path(node, report=False)
+
+    def _path(self, node: ast.expr, *, report: bool) -> str | None:
+        path = super()._path(node, report=report)
+        if path is None or node.end_lineno is None or node.end_col_offset is None:
+            return path
+        if isinstance(node, ast.Name):
+            start = self._col(node.lineno, node.col_offset)
+            self._add(node.lineno, start, start + len(node.id), path, instance=node.id in self.instances)
+        elif isinstance(node, ast.Attribute):
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            end = self._col(node.end_lineno, node.end_col_offset)
+            if isinstance(root, ast.Name) and root.lineno == node.end_lineno:
+                self._add(node.end_lineno, self._col(root.lineno, root.col_offset), end, path)
+            elif self.lines[node.end_lineno - 1][end - len(node.attr):end] == node.attr:
+                self._add(node.end_lineno, end - len(node.attr), end, path)
+        return path
+
+
+def cell_uses(sources: Iterable[str], index: ApiIndex) -> list[list[Use]]:
+    """For each code cell, in notebook order (cells share one namespace, as in
+    :func:`check_notebook`), the names it uses that resolve into the checked
+    packages, in source order. A cell that is not Python (a cell magic, a syntax
+    error) has none."""
+    bindings: dict[str, str] = {}
+    instances: set[str] = set()
+    out: list[list[Use]] = []
+    for source in sources:
+        try:
+            tree = parse_cell(source)
+        except SyntaxError:
+            tree = None
+        if tree is None:
+            out.append([])
+            continue
+        recorder = _UseRecorder(index, bindings, instances, re.split(r"\r\n|\r|\n", source))  # ast's lines
+        for stmt in tree.body:
+            recorder.visit(stmt)
+        out.append(sorted(recorder.uses.values(), key=lambda u: (u.line, u.start, -u.end)))
+    return out
+
+
 def check_notebook(path: Path, index: ApiIndex, *, root: Path | None = None,
                    features: FeatureResolver | None = None) -> list[Finding]:
     rel = str(path.relative_to(root)) if root else str(path)
@@ -396,13 +521,12 @@ def check_notebook(path: Path, index: ApiIndex, *, root: Path | None = None,
         def report(line: int, rule: str, message: str, cell: Cell = cell, gated: bool = gated) -> None:
             findings.append(Finding(Violation(rel, cell.first_line + line - 1, rule, message, cell.number), gated))
 
-        if cell.source.lstrip().startswith("%%"):
-            continue  # a cell magic (%%writefile): its body is the magic's input, not Python
-        source = re.sub(r"(?m)^(\s*)[%!].*$", r"\1pass", cell.source)  # IPython magics and shell lines
         try:
-            tree = ast.parse(source)
+            tree = parse_cell(cell.source)
         except SyntaxError as exc:
             report(exc.lineno or 1, "parse", f"not valid Python: {exc.msg}")
+            continue
+        if tree is None:
             continue
         checker = _CellChecker(index, bindings, report)
         for stmt in tree.body:

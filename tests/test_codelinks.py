@@ -1,0 +1,104 @@
+"""Names in code cells link to their API entries inside the highlighted code
+(trtdocs.codelinks), resolved by the drift guard's reading of the cells."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from sitebuild import REPO, copy_fixture, log, sphinx_build
+
+from trtdocs import codelinks
+from trtdocs.drift import api as drift_api
+
+ENV = {"TRTDOCS_REPO": str(REPO)}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture site, built strictly (-W -n); its HTML folder."""
+    root = copy_fixture("codelinks-site", tmp_path_factory.mktemp("codelinks"))
+    result = sphinx_build(root, root / "_build", env=ENV)
+    assert result.returncode == 0, log(result)[-6000:]
+    return root / "_build" / "html"
+
+
+@pytest.fixture(scope="module")
+def cells(site: Path) -> list:
+    page = BeautifulSoup((site / "notebooks" / "save-and-export.html").read_text(encoding="utf-8"), "html.parser")
+    return page.select("div.cell_input div.highlight pre")
+
+
+def _links(pre) -> list[tuple[str, str]]:
+    return [(a.get_text(), a["href"]) for a in pre.find_all("a")]
+
+
+def test_names_link_to_their_entries(site, cells):
+    api = BeautifulSoup((site / "api.html").read_text(encoding="utf-8"), "html.parser")
+    first, second, third = cells  # the remove-cell cell is not shown
+    assert _links(first) == [
+        ("torch_tensorrt", "../api.html#module-torch_tensorrt"),  # import torch_tensorrt
+        ("torch_tensorrt.executorch", "../api.html#module-torch_tensorrt.executorch"),
+        ("export", "../api.html#torch_tensorrt.executorch.export"),  # from ... import export
+        ("torch_tensorrt.save", "../api.html#torch_tensorrt.save"),
+    ]
+    assert _links(second) == [
+        ("export", "../api.html#torch_tensorrt.executorch.export"),  # the imported name, used
+        ("torch_tensorrt.executorch.export", "../api.html#torch_tensorrt.executorch.export"),  # one link
+    ]
+    # `rt` is bound by a removed cell; `program` is load()'s result: alone it stays text
+    assert _links(third) == [
+        ("rt.load", "../api.html#torch_tensorrt_executorch_runtime.runtime.load"),
+        ("program.run", "../api.html#torch_tensorrt_executorch_runtime.runtime.Program.run"),
+    ]
+    for pre in cells:
+        for a in pre.find_all("a"):
+            assert a["class"] == ["reference", "internal", codelinks.LINK_CLASS]
+            assert api.find(id=a["href"].split("#")[1]) is not None  # the entry's anchor exists
+            # the highlighting is kept: the link wraps whole Pygments tokens
+            assert a.find_all("span") and all(s.parent is a for s in a.find_all("span"))
+            assert a.get_text() == "".join(s.get_text() for s in a.find_all("span"))
+
+
+def test_undocumented_names_stay_text(cells):
+    first, second, third = cells
+    text = first.get_text()
+    assert "torch_tensorrt.Input((1, 3))" in text and "import torch\n" in text
+    linked = [a.get_text() for pre in cells for a in pre.find_all("a")]
+    assert "torch" not in linked and "Input" not in linked  # not documented (torch, torch_tensorrt.Input)
+    # torch_tensorrt.Input links as a whole or not at all: its module part stays text too
+    assert first.find(string="Input").parent.parent is first
+    assert [s.parent.name for s in first.find_all(string="torch_tensorrt")].count("a") == 0
+    assert "program" not in linked and "torch.ones" not in linked
+
+
+def test_code_text_is_unchanged(site):
+    """The links add markup only: the code reads (and copies) as written."""
+    page = BeautifulSoup((site / "notebooks" / "save-and-export.html").read_text(encoding="utf-8"), "html.parser")
+    texts = [pre.get_text() for pre in page.select("div.cell_input div.highlight pre")]
+    assert texts[2] == 'program = rt.load("model.pte")\nprint(program, program.run)\n'
+
+
+def test_uses_come_from_the_drift_resolution():
+    index = drift_api.ApiIndex.load()
+    cells = ["import torch_tensorrt_executorch_runtime as trt_runtime\n",
+             "prog = trt_runtime.runtime.load('x')\nprog.run(trt_runtime)\n"]
+    got = [[(u.line, cells[i].split("\n")[u.line - 1][u.start:u.end], u.path, u.instance) for u in uses]
+           for i, uses in enumerate(drift_api.cell_uses(cells, index))]
+    runtime = "torch_tensorrt_executorch_runtime"
+    assert got[0] == [(1, runtime, runtime, False)]
+    assert (1, "trt_runtime.runtime.load", f"{runtime}.runtime.load", False) in got[1]
+    assert (2, "prog.run", f"{runtime}.runtime.Program.run", False) in got[1]
+    assert (2, "prog", f"{runtime}.runtime.Program", True) in got[1]
+    assert (2, "trt_runtime", runtime, False) in got[1]
+
+
+def test_misaligned_spans_leave_the_markup_alone():
+    pre = '<span></span><span class="n">torch_tensorrt</span><span class="o">.</span><span class="n">save</span>\n'
+    text = "torch_tensorrt.save\n"
+    whole = codelinks.link_tokens(pre, text, [(0, 19, "torch_tensorrt.save", "api.html#torch_tensorrt.save")])
+    assert whole.startswith('<span></span><a class="reference internal') and whole.endswith("</span></a>\n")
+    # a span that cuts a token, or highlighted text that is not the block's: unchanged
+    assert codelinks.link_tokens(pre, text, [(0, 5, "x", "#x")]) == pre
+    assert codelinks.link_tokens(pre, "other\n", [(0, 19, "x", "#x")]) == pre
