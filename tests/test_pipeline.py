@@ -11,6 +11,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 from sitebuild import REPO, copy_fixture, log, sphinx_build
 
@@ -101,12 +102,13 @@ def test_a_stale_record_outside_the_subset_is_not_the_shard_s_error(shards: dict
     target = site / "notebooks" / "_recorded"
     shutil.copytree(shards["all"], target)
     try:
-        env = {"TRTDOCS_NOTEBOOKS": "alpha", "REQUIRE_ALL": "1", "CI": "true",
-               "TRTDOCS_RECORD_MAX_AGE_DAYS": "0.000001"}
+        # what a shard runs: it records alpha again, so alpha's old record is replaced
+        env = {"TRTDOCS_NOTEBOOKS": "alpha", "REQUIRE_ALL": "1", "CI": "true", "TRTDOCS_RECORD": "1",
+               "TRTDOCS_RECORD_OUT": str(tmp / "records-stale"), "TRTDOCS_RECORD_MAX_AGE_DAYS": "0.000001"}
         result = sphinx_build(site, tmp / "build-stale", env=env, strict=False)
         assert result.returncode == 0, log(result)
         assert "beta.md:1: WARNING: stale record" in log(result)
-        assert "alpha.md:1" not in log(result)  # executed: its record is not consulted
+        assert "alpha.md:1" not in log(result)  # executed and recorded again: its old record is replaced
     finally:
         shutil.rmtree(target)
 
@@ -150,10 +152,17 @@ def test_gathering_fails_on_a_missing_or_stale_record(shards: dict[str, Path]) -
     assert "gamma.md:1: ERROR: REQUIRE_OUTPUTS: not executed" in log(missing)
     old = _gather(site, [shards["all"]], tmp / "gather-old", TRTDOCS_RECORD_MAX_AGE_DAYS="0.000001")
     assert old.returncode != 0 and "over the 1e-06-day limit" in log(old)
-    pins = sphinx_build(site, tmp / "gather-pins", "-D", "trtdocs_documented_release=2.15", env=GATHER,
-                        strict=False)
+    # a record made with a torch outside the documented release's pin
+    off_pin = tmp / "records-off-pin"
+    shutil.copytree(shards["all"], off_pin)
+    path = off_pin / "notebooks__alpha.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nb.metadata["trtdocs_record"]["provenance"]["environment"]["versions"]["torch"] = "2.13.0"
+    nbformat.write(nb, path)
+    pins = _gather(site, [off_pin], tmp / "gather-pins")
     assert pins.returncode != 0
-    assert "made with torch 2.14.1, outside the documented release's ==2.15.0" in log(pins)
+    assert "alpha.md:1: ERROR: stale record" in log(pins)
+    assert "made with torch 2.13.0, outside the documented release's" in log(pins)
 
 
 def test_expiry_compares_installed_pins_and_age() -> None:

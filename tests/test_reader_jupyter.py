@@ -30,6 +30,8 @@ NOTEBOOKS = sorted(p for d in ("notebooks", "docs") for p in (ROOT / d).rglob("*
 IDS = [str(p.relative_to(ROOT).with_suffix("")) for p in NOTEBOOKS]
 # What varies between two runs of the same code on the same machine.
 VOLATILE = [
+    # the site shows installed files from site-packages (trtdocs.buildpaths); a kernel prints the full path
+    (re.compile(r"(?:/[^\s/:'\"]+)+/site-packages(?=/)"), "site-packages"),
     (re.compile(r"0x[0-9a-fA-F]{4,}"), "0x<addr>"),
     (re.compile(r"(/tmp|/var/folders)/[^\s'\"]+"), "<tmp>"),
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?"), "<timestamp>"),

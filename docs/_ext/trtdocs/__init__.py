@@ -100,6 +100,7 @@ def _init_build(app: Sphinx) -> None:
         subset=subset_names(config.trtdocs_notebooks),
         cache_path=Path(config.nb_execution_cache_path or Path(app.outdir).parent / ".jupyter_cache"),
         freshness=_freshness(app),
+        recording=config.trtdocs_record,
     )
 
 

@@ -376,7 +376,7 @@ class _Renderer:
         later = [k for k in self.data.features if k in self.data.absent and ":" not in k
                  and k.rsplit(".", 1)[0] == path]
         if later:
-            lines += [".. rubric:: In later releases", "",
+            lines += [".. rubric:: Not in the installed release", "",
                       f"The installed release of ``{path}`` has none of these names.", ""]
             lines += [f"* ``{k}`` " + " ".join(f":api-feature:`{f}`" for f in self.data.features[k])
                       for k in later]
@@ -516,7 +516,7 @@ class _Renderer:
         names = self.data.later_params(path)
         if not names:
             return []
-        lines = [f"{body}.. rubric:: In later releases", "",
+        lines = [f"{body}.. rubric:: Not in the installed release", "",
                  f"{body}The installed release has none of these keyword arguments.", ""]
         for name in names:
             notes = " ".join(f":api-feature:`{f}`" for f in self.data.features_of(path, name))

@@ -76,6 +76,22 @@ def _skipped(node: nodes.Node) -> bool:
     return False
 
 
+MARK = "trtdocs_api_literal"  # on the references this module makes
+
+
+def _no_reference_here(app: Sphinx, env: object, node: addnodes.pending_xref,
+                       contnode: nodes.Element) -> nodes.Element | None:
+    """A site without the API reference (no ``{api-module}`` page, as in a small
+    fixture site) keeps such literals as plain code; a site that has it warns
+    on a target it does not document, as ``-n`` does for any reference."""
+    if not node.get(MARK):
+        return None
+    documented = app.env.domains.python_domain.objects
+    if any(name in documented for name in _names(app).documented):
+        return None
+    return contnode
+
+
 class LiteralReferences(SphinxTransform):
     """Inline literals naming documented objects -> ``py:obj`` references."""
 
@@ -94,6 +110,7 @@ class LiteralReferences(SphinxTransform):
                 ref = addnodes.pending_xref("", refdomain="py", reftype="obj", reftarget=name,
                                             refexplicit=False, refwarn=True, refdoc=self.env.docname)
                 ref["py:module"] = ref["py:class"] = None
+                ref[MARK] = True
                 literal.replace_self(ref)
                 ref += literal
                 literal["classes"] = [*literal["classes"], "xref", "py", "py-obj"]
@@ -109,4 +126,5 @@ class LiteralReferences(SphinxTransform):
 def setup(app: Sphinx) -> ExtensionMetadata:
     # needs trtdocs.apiref (set up beside it by trtdocs, or listed before it)
     app.add_transform(LiteralReferences)
+    app.connect("missing-reference", _no_reference_here)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -113,6 +113,7 @@ class BuildContext:
     # the documented release's pins and the age limit a record must meet
     freshness: recorded.Freshness = recorded.Freshness({}, None)
     now: dt.datetime = dataclasses.field(default_factory=lambda: dt.datetime.now(dt.timezone.utc))
+    recording: bool = False  # `make record`: the pages this build executes get new records
 
 
 class NotebookReader:
@@ -238,9 +239,11 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     plan.project_digest = cachekey.files_digest(plan.project_files)
 
     # A record is checked whether or not it is shown: a stale one is reported
-    # (an error in CI and under REQUIRE_ALL) even where the page executes.
+    # (an error in CI and under REQUIRE_ALL) even where the page executes,
+    # unless this build executes the page and records it again.
     plan.deferred = ctx.subset is not None and not in_subset(docname, ctx.subset)
-    record = _matching_record(ctx, docname, source_hash, problems) if plan.record_seen else None
+    replaced = ctx.recording and not (skipped or plan.deferred)
+    record = _matching_record(ctx, docname, source_hash, problems) if plan.record_seen and not replaced else None
     if skipped or plan.deferred:
         if record is not None:
             recorded.merge_outputs(record, nb)
