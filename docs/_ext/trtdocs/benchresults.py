@@ -40,6 +40,18 @@ def table_rows(data: dict[str, Any]) -> list[tuple[str, ...]]:
     return out
 
 
+# What benchmarks/build_bench.py measures in every run (tests/test_bench_results.py
+# checks its LABELS against this). A results file from an older benchmark lacks some.
+SCENARIOS: tuple[str, ...] = ("cold", "noop", "edit-code", "edit-markdown", "edit-data", "edit-cpp", "raw",
+                              "cpp-configure", "cpp-build")
+
+
+def missing_scenarios(data: dict[str, Any]) -> list[str]:
+    """The scenarios of the current benchmark that these results do not hold."""
+    ids = {row["id"] for row in data["rows"]}
+    return [s for s in SCENARIOS if s not in ids]
+
+
 def machine_text(data: dict[str, Any]) -> str:
     m = data["machine"]
     load = m.get("load_average_start")
@@ -93,6 +105,11 @@ class BuildBenchmark(SphinxDirective):
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise self.error(f"build-benchmark: cannot read {rel}: {exc.__class__.__name__}: {exc}") from None
         result: list[nodes.Node] = [nodes.paragraph(text=intro), _table(rows)]
+        missing = missing_scenarios(data)
+        if missing:
+            result.append(nodes.paragraph(text=(
+                "Not in these results, because the benchmark gained them after this run: "
+                + ", ".join(missing) + ". Run benchmarks/build_bench.py to measure them.")))
         for note in data.get("notes", []):
             para = nodes.paragraph(text="Note from that run: ")
             # command-line options stay literal (no smart dashes)
