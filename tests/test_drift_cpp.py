@@ -51,7 +51,7 @@ def test_good_blocks_compile_or_are_listed_with_reasons():
     assert [(item.line, item.header) for item in result.listed] == [
         (90, "executorch/extension/module/module.h"),
         (98, "torch_tensorrt/executorch/TensorRTBackend.h"),
-        (106, ""),
+        (107, ""),
     ]
     assert "1.4.1 wheel" in result.listed[0].reason
     assert all(item.reason for item in result.listed)
@@ -61,7 +61,7 @@ def test_bad_blocks_fail_with_file_and_line():
     result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "bad.md"])
     got = [(v.line, v.rule) for v in result.violations]
     assert got == [(8, "cpp-compile"), (16, "cpp-compile"), (22, "header-missing"), (30, "cmake-parse"),
-                   (41, "cpp-compile"), (50, "api-version")]
+                   (41, "cpp-compile"), (51, "api-version")]
     text = "\n".join(map(str, result.violations))
     assert "drift-cpp/bad.md:8: [cpp-compile] g++ -fsyntax-only: expected" in text
     assert "'MethodNotThere'" in text.replace("‘", "'").replace("’", "'")

@@ -25,6 +25,7 @@ EXCLUDED_PARTS = frozenset({"_recorded", "_ext", "_build"})
 CODE_DIRECTIVES = frozenset({"code-cell", "code-block", "code"})
 
 _DIRECTIVE = re.compile(r"^\{(?P<name>[\w:-]+)\}\s*(?P<arg>.*)$")
+_MARK = re.compile(r"^\s*%\s*drift:\s*(?P<mark>.*)$")
 _OPTION = re.compile(r"^:(?P<key>[\w-]+):\s?(?P<value>.*)$")
 _PARSER = MarkdownIt("commonmark").use(front_matter_plugin).use(colon_fence_plugin)
 
@@ -40,6 +41,9 @@ class Block:
     first_line: int  # 1-based page line of the block's first content line
     lines: tuple[str, ...]  # content, without directive option lines
     options: dict[str, str]  # directive options (":key: value" lines or a YAML block)
+    # the "drift: ..." marks of the MyST comment lines ("% drift: ...") right above
+    # the opening fence: guard instructions live there, never inside reader code
+    marks: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -57,7 +61,21 @@ def page_paths(root: Path, globs: Iterable[str] = PAGE_GLOBS) -> list[Path]:
 
 def iter_blocks(path: Path, text: str | None = None) -> Iterator[Block]:
     """Every fenced block of a page, nested ones included (outer first)."""
-    yield from _scan(path, path.read_text(encoding="utf-8") if text is None else text, 0)
+    text = path.read_text(encoding="utf-8") if text is None else text
+    page = text.splitlines()
+    for block in _scan(path, text, 0):
+        yield dataclasses.replace(block, marks=marks_above(page, block.fence_line))
+
+
+def marks_above(page: list[str], fence_line: int) -> tuple[str, ...]:
+    """The ``drift:`` marks of the MyST comment lines directly above a fence
+    (1-based ``fence_line``), top to bottom."""
+    marks: list[str] = []
+    n = fence_line - 2
+    while n >= 0 and (m := _MARK.match(page[n])):
+        marks.insert(0, m["mark"].strip())
+        n -= 1
+    return tuple(marks)
 
 
 def _scan(path: Path, text: str, offset: int) -> Iterator[Block]:

@@ -14,11 +14,12 @@ ExecuTorch source checkout at the pinned commit, TensorRT) can be given in
 ``TRTDOCS_CXX_INCLUDE`` (os.pathsep-separated); blocks then compile that were
 listed before.
 
-A block whose first line is ``// drift: fragment`` is a piece of a larger file
-shown for reading; it is listed as skipped with that reason. A block whose first
-line is ``// drift: executorch X.Y`` is written for that release's C++ API (the
-ExecuTorch a release's source build pins): it compiles against the headers of
-whichever ExecuTorch here has that version, the C++ package or the installed
+Marks for this guard sit on a MyST comment line right above the block, never
+inside the code a reader copies. A block under ``% drift: fragment`` is a piece
+of a larger file shown for reading; it is listed as skipped with that reason. A
+block under ``% drift: executorch X.Y`` is written for that release's C++ API
+(the ExecuTorch a release's source build pins): it compiles against the headers
+of whichever ExecuTorch here has that version, the C++ package or the installed
 wheel, and fails when neither has it.
 
 A code cell that starts with ``%%writefile <file>`` is a block in the
@@ -56,8 +57,8 @@ CXXFLAGS: tuple[str, ...] = ("-fsyntax-only", "-std=c++17", "-Wno-deprecated-dec
 # carries the generated torch/headeronly/macros/cmake_macros.h).
 DEFINES: tuple[str, ...] = ("-DC10_USING_CUSTOM_GENERATED_MACROS",)
 EXTRA_INCLUDE_ENV = "TRTDOCS_CXX_INCLUDE"
-FRAGMENT_MARK = "// drift: fragment"
-API_MARK = re.compile(r"^//\s*drift:\s*executorch\s+(\d+\.\d+)\s*$")
+FRAGMENT_MARK = "fragment"
+API_MARK = re.compile(r"^executorch\s+(\d+\.\d+)$")
 RULES: Mapping[str, str] = MappingProxyType({
     "cpp-compile": "a C++ block compiles against the headers the machine has",
     "header-missing": "a missing header is in EXPECTED_MISSING, with the reason it is absent",
@@ -202,8 +203,8 @@ def _missing_project_headers(block: Block, dirs: Sequence[Path]) -> list[tuple[i
 def check_cpp_block(block: Block, rel: str, dirs: Sequence[Path],
                     expected: Mapping[str, str] = EXPECTED_MISSING) -> tuple[list[Violation], list[Listed], bool]:
     """Violations, listed blocks, and whether it was compiled."""
-    if block.lines and block.lines[0].strip() == FRAGMENT_MARK:
-        return [], [Listed(rel, block.first_line, "", "a fragment (marked '// drift: fragment')")], False
+    if FRAGMENT_MARK in block.marks:
+        return [], [Listed(rel, block.first_line, "", "a fragment (marked '% drift: fragment')")], False
     missing = _missing_project_headers(block, dirs)
     if not missing:
         with tempfile.TemporaryDirectory(prefix="drift-cpp-") as tmp:
@@ -294,7 +295,7 @@ def check_pages(root: Path, globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterabl
                 if tools["g++"] is None:
                     violations.append(Violation(rel, block.first_line, "toolchain", "g++ is not on PATH"))
                     continue
-                marked = API_MARK.match(block.lines[0].strip()) if block.lines else None
+                marked = next(filter(None, map(API_MARK.match, block.marks)), None)
                 if marked and marked[1] not in by_api:
                     violations.append(Violation(rel, block.first_line, "api-version",
                                                 f"the block is marked for executorch {marked[1]}; the headers here "

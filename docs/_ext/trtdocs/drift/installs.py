@@ -161,15 +161,13 @@ def find_commands(path: Path, root: Path | None = None, text: str | None = None)
     rel = str(path.relative_to(root)) if root else str(path)
     commands: list[InstallCommand] = []
     problems: list[Violation] = []
-    page = (path.read_text(encoding="utf-8") if text is None else text).splitlines()
     for block in iter_blocks(path, text):
         shell = block.kind in ("fence", "code-block", "code") and block.language in SHELL_LANGUAGES
         cell = block.kind == "code-cell"
         if not (shell or cell):
             continue
-        # the page line before the fence, where a "% drift: ..." MyST comment goes
-        before = page[block.fence_line - 2] if block.fence_line >= 2 else ""
-        before = before if before.lstrip().startswith("%") else ""
+        # the "% drift: ..." MyST comments above the fence
+        before = "\n".join(f"drift: {mark}" for mark in block.marks)
         for line, text_, above in _logical_lines(block.lines, block.first_line):
             stripped = text_.strip()
             if cell:
