@@ -9,14 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from trtdocs import cxxsdk
+from trtdocs.notebooks import cxxsdk
 from trtdocs.drift import cpp, installs
-from trtdocs.drift.table import table_from_features
-from trtdocs.features import load as load_features
+from trtdocs.features.validate import load as load_features
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
-TABLE = table_from_features(load_features(ROOT / "docs" / "features.toml"))
+TABLE = load_features(ROOT / "docs" / "features.toml")
 
 # Blocks of the real pages that cannot compile here: (page, header). Each header must
 # match cpp.EXPECTED_MISSING (or cpp.WHEEL_MISSING, for a block marked for executorch
@@ -117,8 +116,8 @@ def test_policy_pairs():
 
 
 def test_cxx_toolchain_is_in_the_notebook_cache_key(monkeypatch):
-    from trtdocs import environment
-    from trtdocs.cachekey import environment_digest
+    from trtdocs.notebooks import environment
+    from trtdocs.notebooks.cachekey import environment_digest
 
     base = environment.Environment(
         platform="Linux", machine="x86_64", cpu_model="cpu", cpu_count=2, versions={}, cuda_available=False,
@@ -136,9 +135,10 @@ def test_cxx_toolchain_is_in_the_notebook_cache_key(monkeypatch):
 
 
 def test_writefile_cells_are_not_read_as_python():
+    from trtdocs.api.index import ApiIndex
     from trtdocs.drift import api
 
-    findings = api.check_notebook(FIXTURES / "drift-cpp" / "writefile.md", api.ApiIndex.load(), root=FIXTURES)
+    findings = api.check_notebook(FIXTURES / "drift-cpp" / "writefile.md", ApiIndex.load(), root=FIXTURES)
     assert findings == []
 
 
@@ -148,7 +148,7 @@ def test_writefile_cells_of_cpp_files_are_highlighted_as_cpp():
     from docutils.parsers.rst import Parser
     from docutils.utils import new_document
 
-    from trtdocs import cellmagic
+    from trtdocs.output import cellmagic
 
     doc = new_document("<t>", get_default_settings(Parser))
     cells = {"%%writefile main.cpp\nint main() { return 1 ? 0 : 1; }\n": "cpp",

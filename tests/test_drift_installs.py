@@ -7,12 +7,10 @@ from pathlib import Path
 import pytest
 
 from packaging.utils import canonicalize_name
-from trtdocs.drift import installs
-from trtdocs.features import load as load_features
-from trtdocs.drift.blocks import page_paths
-import tomllib
 
-from trtdocs.drift.table import load_table, table_from_data
+from trtdocs.drift import installs
+from trtdocs.drift.blocks import page_paths
+from trtdocs.features.validate import load as load_features
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -20,14 +18,10 @@ FIXTURE_TABLE = FIXTURES / "drift-table" / "features.toml"
 REAL_TABLE = ROOT / "docs" / "features.toml"
 
 
-# Both shapes of the features table the adapter reads (see trtdocs/drift/table.py).
-TABLE_SHAPES = [FIXTURE_TABLE, FIXTURES / "drift-table" / "features-install-shape.toml"]
-
-
-@pytest.fixture(scope="module", params=TABLE_SHAPES, ids=["extras-shape", "install-shape"])
-def table(request):
-    # Synthetic tables in two shapes, to pin the rules down (not the real table's validation).
-    return table_from_data(tomllib.loads(request.param.read_text()), source=str(request.param))
+@pytest.fixture(scope="module")
+def table():
+    # A small table of the real schema, to pin the rules down (not the real table's contents).
+    return load_features(FIXTURE_TABLE)
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +87,7 @@ def test_generated_commands_pass_the_checks(installed, key):
     assert {"pip linux", "uv linux"} <= set(commands)
     for variant, command in commands.items():
         assert command.startswith("pip install " if variant.startswith("pip") else "uv pip install ")
-        assert installs.check_generated({key: command}, load_table(REAL_TABLE), installed) == [], variant
+        assert installs.check_generated({key: command}, load_features(REAL_TABLE), installed) == [], variant
 
 
 def test_generated_windows_and_uv_commands():
@@ -125,12 +119,12 @@ def test_generated_windows_and_uv_commands():
 def test_uv_and_pairing_cases(command, rule):
     (cmd,), problems = installs.parse_command(command, "x.md", 1)
     assert problems == []
-    assert [v.rule for v in installs.check_command(cmd, load_table(REAL_TABLE))] == [rule]
+    assert [v.rule for v in installs.check_command(cmd, load_features(REAL_TABLE))] == [rule]
 
 
 def test_an_upgrade_inside_the_pin_passes():
     (cmd,), _ = installs.parse_command('pip install -U "executorch==1.4.1"', "x.md", 1)
-    assert installs.check_command(cmd, load_table(REAL_TABLE)) == []
+    assert installs.check_command(cmd, load_features(REAL_TABLE)) == []
 
 
 def test_installed_metadata_refuses_executorch_1_5():
@@ -164,25 +158,27 @@ def test_generated_documented_command_brings_the_delegate():
 def test_a_broken_generated_command_is_caught(installed):
     bad = {"nightly": "pip install 'torch_tensorrt[executorch]' "
                       "--index-url https://download.pytorch.org/whl/nightly/cu132"}
-    rules = [v.rule for v in installs.check_generated(bad, load_table(REAL_TABLE), installed)]
+    rules = [v.rule for v in installs.check_generated(bad, load_features(REAL_TABLE), installed)]
     assert "nightly-pre" in rules
 
 
-def test_delegate_rule_follows_the_table():
+def test_delegate_rule_follows_the_table(tmp_path):
     """Once the extra brings the delegate (feature since 2.14 here), the runtime is not needed."""
-    data = table_from_data(tomllib.loads(FIXTURE_TABLE.read_text()))
-    raw = {"documented": "2.14", "releases": {"2.14": {"status": "released", "version": "2.14.0",
-                                                       "extras": ["executorch"],
-                                                       "pins": {"torch-tensorrt": "2.14.0"}}},
-           "features": [{"id": "extra-brings-delegate", "since": "2.14"}]}
-    brings = table_from_data(raw)
+    data = load_features(FIXTURE_TABLE)
+    text = FIXTURE_TABLE.read_text()
+    old = 'since = "2.15"\nnote = "Installing the extra also installs the delegate."\ncells = { "2.14" = { state = "no"'
+    assert old in text
+    moved = tmp_path / "features.toml"
+    moved.write_text(text.replace(old, old.replace('"2.15"', '"2.14"', 1).replace('"no"', '"yes"')))
+    brings = load_features(moved)
+    assert not data.release("2.14").extra_brings_delegate and brings.release("2.14").extra_brings_delegate
     (cmd,), _ = installs.parse_command('pip install "torch-tensorrt[executorch]==2.14.0"', "x.md", 1)
     assert [v.rule for v in installs.check_command(cmd, data)] == ["delegate-missing"]
     assert installs.check_command(cmd, brings) == []
 
 
 def test_real_pages():
-    table = load_table(REAL_TABLE)
+    table = load_features(REAL_TABLE)
     assert page_paths(ROOT), "no pages found"
     violations = installs.check_pages(ROOT, table, installs.Installed.from_metadata())
     assert violations == [], "\n".join(map(str, violations))

@@ -18,7 +18,7 @@ from sitebuild import REPO, copy_fixture, log, sphinx_build
 sys.path.insert(0, str(REPO / "docs" / "_ext"))
 sys.path.insert(0, str(REPO / "tools"))
 import compare_records  # noqa: E402
-from trtdocs import recorded  # noqa: E402
+from trtdocs.notebooks import recorded  # noqa: E402
 
 pytestmark = pytest.mark.build
 

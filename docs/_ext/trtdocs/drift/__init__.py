@@ -1,11 +1,12 @@
 """Drift guards: the guide's install commands, API calls and C++ snippets,
-checked against the packages they name.
+checked against the packages they name and the features table
+(:mod:`trtdocs.features.model`, the one model of ``docs/features.toml``).
 
-* :mod:`.table`: the release half of ``docs/features.toml``, read through one adapter;
 * :mod:`.installs`: install commands in the pages (rules in one frozen table), and
   the generator of the install page's commands;
 * :mod:`.pypi`: the documented release's requirements resolved against PyPI's metadata;
-* :mod:`.api`: names and keywords notebook cells use, checked with griffe (no import);
+* :mod:`.api`: names and keywords notebook cells use, checked against the installed API
+  (:mod:`trtdocs.api.uses`, griffe, no import);
 * :mod:`.options`: the ``save()`` options table of docs/data against the installed ``save()``;
 * :mod:`.cpp`: C++ blocks compiled against ExecuTorch's C++ package headers, CMake parsed;
 * :mod:`.sphinx`: a build hook that reports every violation as a warning with file and line.

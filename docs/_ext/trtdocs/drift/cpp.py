@@ -46,7 +46,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
-from .. import cxxsdk
+from ..notebooks import cxxsdk
 from . import Violation
 from .blocks import PAGE_GLOBS, Block, iter_blocks, page_paths
 

@@ -40,11 +40,12 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from .. import cxxsdk
+from ..features.model import FeaturesTable as Table
+from ..features.model import Release, normalize_url
+from ..notebooks import cxxsdk
+from ..vocab import RUNTIME, TORCH_TENSORRT, UV_INDEX_STRATEGY
 from . import Violation
 from .blocks import PAGE_GLOBS, iter_blocks, page_paths
-from ..features import UV_INDEX_STRATEGY
-from .table import RUNTIME, TORCH_TENSORRT, Release, Table, normalize_url
 
 # Rule id -> what it requires. Violations carry the id.
 RULES: Mapping[str, str] = MappingProxyType({
