@@ -14,6 +14,7 @@ The folder is ``$TRTDOCS_CACHE_DIR``, else ``$XDG_CACHE_HOME/trtdocs`` (or
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import io
 import logging
@@ -33,6 +34,7 @@ from ..vocab import PACKAGES
 # This extension's code that decides what the model holds.
 CODE = (Path(__file__).with_name("model.py"), Path(__file__))
 FOLDER = "api-model"
+KEEP = 24  # files kept in the folder: the newest; tests write one per planted copy
 _LOG = logging.getLogger(__name__)
 
 
@@ -47,22 +49,19 @@ def key(name: str, paths: Iterable[str]) -> str:
     folder it is found in, its distribution's version there, and each source
     file's size and time."""
     paths = tuple(paths)
-    h = hashlib.sha256()
-    h.update(f"{sys.version}\0griffe {metadata.version('griffe')}\0{name}\0".encode())
-    for code in CODE:
-        h.update(code.read_bytes())
-    for dist in metadata.distributions(name=PACKAGES[name], path=list(paths)):
-        h.update(f"{dist.version}\0".encode())
+    parts = [sys.version, f"griffe {metadata.version('griffe')}", name,
+             *(hashlib.sha256(code.read_bytes()).hexdigest() for code in CODE),
+             *(dist.version for dist in metadata.distributions(name=PACKAGES[name], path=list(paths)))]
     root = next((Path(r) for r in paths if Path(r, name).is_dir() or Path(r, f"{name}.py").is_file()), None)
     if root is not None:
-        h.update(f"{root}\0".encode())
+        parts.append(str(root))
         for dirpath, dirs, files in os.walk(root / name):
             dirs.sort()
             for file in sorted(files):
                 if file.endswith((".py", ".pyi")):
                     stat = os.stat(os.path.join(dirpath, file))
-                    h.update(f"{dirpath}/{file} {stat.st_size} {stat.st_mtime_ns}\0".encode())
-    return h.hexdigest()[:32]
+                    parts.append(f"{dirpath}/{file} {stat.st_size} {stat.st_mtime_ns}")
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
 class _Pickler(pickle.Pickler):
@@ -80,7 +79,11 @@ def cached(cache_key: str, make: Callable[[], Any]) -> Any:
     path = folder() / f"{cache_key}.pickle"
     try:
         with path.open("rb") as f:
-            return pickle.load(f)
+            gc.disable()  # a graph of a million small objects: the collector would walk it again and again
+            try:
+                return pickle.load(f)
+            finally:
+                gc.enable()
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
         pass  # not there, or written by other code: make it again
     value = make()
@@ -92,6 +95,14 @@ def cached(cache_key: str, make: Callable[[], Any]) -> Any:
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.stem, delete=False) as f:
             f.write(buffer.getvalue())
         os.replace(f.name, path)
+        _prune(path.parent)
     except (OSError, pickle.PicklingError, RecursionError) as exc:
         _LOG.debug("the API model is not cached: %s", exc)
     return value
+
+
+def _prune(where: Path) -> None:
+    """Keep the :data:`KEEP` newest models."""
+    files = sorted(where.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in files[KEEP:]:
+        old.unlink(missing_ok=True)

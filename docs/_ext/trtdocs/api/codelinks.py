@@ -1,7 +1,8 @@
 """Names in code cells link to their API entries, in the highlighted code.
 
-Read phase (``doctree-read``): the notebook's code cells, in order, go through
-the resolution the drift guard uses too (:func:`.uses.cell_uses`: imports,
+Resolve (``doctree-resolved``, on a site whose Python domain holds the API
+reference's entries): the notebook's code cells, in order, go through the
+resolution the drift guard uses too (:func:`.uses.cell_uses`: imports,
 aliases, assignments, griffe's model of the installed packages). Each shown
 cell's literal block keeps, in ``trtdocs_api_links``, the spans of the names
 that resolve to an object the API reference documents
@@ -20,7 +21,9 @@ that resolve to an object the API reference documents
   text.
 
 The data lives on the doctree's nodes (nothing in the environment to merge).
-A notebook whose code names none of the packages never loads the API.
+A site without the reference, or a notebook whose code names none of the
+packages, never loads the API. At ``doctree-read`` a page whose code names one
+is only noted, to be read again when the installed API changes.
 
 Write phase (``html-page-context``): in the page's body, each marked block's
 Pygments token spans covering such a name are wrapped in
@@ -128,18 +131,28 @@ def _sources(path: Path, shown: list[str]) -> tuple[list[str], list[int | None]]
     return list(shown), list(range(len(shown)))
 
 
-def collect(app: Sphinx, doctree: nodes.document) -> None:
-    """At doctree-read: the links of each shown code cell, on its literal block."""
+def note(app: Sphinx, doctree: nodes.document) -> None:
+    """At doctree-read: a page whose code names one of the packages is read again
+    when the installed API changes (its links may change)."""
+    if any(_PACKAGE.search(b.astext()) for b in _cell_blocks(doctree)):
+        state.of(app.env).api_docs.add(app.env.docname)
+
+
+def _has_reference(app: Sphinx) -> bool:
+    """Whether this site documents the packages (an ``{api-module}`` page was read)."""
+    return any(name.split(".")[0] in API_PACKAGES for name in app.env.domains.python_domain.objects)
+
+
+def collect(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """At doctree-resolved: the links of each shown code cell, on its literal block."""
     blocks = _cell_blocks(doctree)
-    if not blocks:
+    if not blocks or not _has_reference(app):
         return
-    env = app.env
     shown = [b.astext() for b in blocks]
-    sources, index = _sources(Path(env.doc2path(env.docname)), shown)
+    sources, index = _sources(Path(app.env.doc2path(docname)), shown)
     if not any(_PACKAGE.search(source) for source in sources):
         return  # names none of the packages: nothing to link, and the API stays unloaded
-    api = site_of(env)
-    state.of(env).api_docs.add(env.docname)  # read again when the installed API changes
+    api = site_of(app.env)
     for source, j, uses in zip(sources, index, cell_uses(sources, api.index)):
         if j is None or blocks[j].get("language") not in ("ipython3", "ipython", "python", "python3", "py"):
             continue
@@ -244,6 +257,7 @@ def rewrite(app: Sphinx, pagename: str, templatename: str, context: dict, doctre
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    app.connect("doctree-read", collect)
+    app.connect("doctree-read", note)
+    app.connect("doctree-resolved", collect)
     app.connect("html-page-context", rewrite)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -27,7 +27,7 @@ from types import MappingProxyType
 
 import griffe
 
-from ..vocab import API_PACKAGES, PACKAGES
+from ..vocab import API_PACKAGES, PACKAGES, TORCH_TENSORRT
 from . import cache
 
 # Module -> the names the reference covers; None = the module's __all__.
@@ -51,10 +51,10 @@ class Upstream:
 # Both wheels are built from pytorch/TensorRT's release tag, named for the
 # torch-tensorrt version (the runtime wheel has its own version number).
 UPSTREAM: Mapping[str, Upstream] = MappingProxyType({
-    "torch_tensorrt": Upstream("https://github.com/pytorch/TensorRT", "py/torch_tensorrt", "torch-tensorrt"),
+    "torch_tensorrt": Upstream("https://github.com/pytorch/TensorRT", "py/torch_tensorrt", TORCH_TENSORRT),
     "torch_tensorrt_executorch_runtime": Upstream(
         "https://github.com/pytorch/TensorRT",
-        "py/torch-tensorrt-executorch-runtime/torch_tensorrt_executorch_runtime", "torch-tensorrt"),
+        "py/torch-tensorrt-executorch-runtime/torch_tensorrt_executorch_runtime", TORCH_TENSORRT),
 })
 
 

@@ -11,7 +11,7 @@ from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from ..output.inline import inline
-from ..vocab import NIGHTLY, PINS, PLATFORMS, STATUSES
+from ..vocab import PINS, PLATFORMS, STATUSES
 from .model import PIN_KEYS, FeaturesTable, Release, cell_source, plain
 from .nodes import matrix_ref, table_of
 
@@ -74,16 +74,14 @@ class SupportMatrix(SphinxDirective):
 
     @staticmethod
     def _column(table: FeaturesTable, r: Release) -> str:
-        name = "Nightly" if r.key == NIGHTLY else r.key
-        suffix = " (documented)" if r.key == table.documented else ""
-        return f"{name}{suffix}"
+        return r.label + (" (documented)" if r.key == table.documented else "")
 
     def _releases_table(self, table: FeaturesTable) -> nodes.table:
         head = ["Release", "Status", "Platforms", "Pins", "Install"]
         rows = []
         for r in table.releases.values():
             status = STATUSES[r.status].words + (f" ({r.date})" if r.date else "")
-            rows.append([r.version or "Nightly", status,
+            rows.append([r.version or r.label, status,
                          ", ".join(PLATFORMS[p] for p in r.platforms), _pins_cell(r),
                          nodes.literal(text=table.install_command(r.key))])
         out = _table(head, rows, "trtdocs-release-table")

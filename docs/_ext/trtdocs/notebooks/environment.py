@@ -63,7 +63,7 @@ class Environment:
     # the cheap fingerprint this probe was taken under
     fingerprint: str
     # ExecuTorch's C++ package version, the C++ compiler, CMake and Ninja
-    # (trtdocs.cxxsdk.toolchain): what a notebook's C++ build depends on
+    # (.cxxsdk.toolchain): what a notebook's C++ build depends on
     cxx_toolchain: dict[str, str | None] = dataclasses.field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
