@@ -24,6 +24,7 @@ from packaging.utils import canonicalize_name, parse_sdist_filename, parse_wheel
 from packaging.version import Version
 
 from ..features.model import Release
+from ..vocab import TORCH_TENSORRT
 
 SIMPLE = "https://pypi.org/simple/{name}/"
 ACCEPT = "application/vnd.pypi.simple.v1+json"
@@ -131,7 +132,7 @@ def check_release(release: Release, extras: Iterable[str] = ("executorch",)) -> 
     for name, version in pinned.items():
         if not pins[name][:1].isdigit() and not pins[name].startswith("=="):
             continue  # a range: its newest match stands in, but its requirements are not pins
-        for req in requires(name, str(version), extras if name == "torch-tensorrt" else ()):
+        for req in requires(name, str(version), extras if name == TORCH_TENSORRT else ()):
             other = canonicalize_name(req.name)
             if other in pinned and not req.specifier.contains(pinned[other], prereleases=True):
                 problems.append(f"{name} {version} requires {req} but the table pins {other} "
