@@ -183,7 +183,8 @@ class _App:
 
 @pytest.mark.parametrize("part", [*PARTS, "trtdocs", "trtdocs.config", "trtdocs.state", "trtdocs.output.folding",
                                   "trtdocs.output.streams", "trtdocs.output.lognoise", "trtdocs.output.tracebacks",
-                                  "trtdocs.output.buildpaths", "trtdocs.output.cellmagic"])
+                                  "trtdocs.output.buildpaths", "trtdocs.output.cellmagic",
+                                  "trtdocs.output.cellinclude"])
 def test_every_part_declares_its_parallel_safety(part: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EXECUTORCH_CXX_PREFIX", "/nonexistent")  # notebooks' setup() exports it otherwise
     metadata = importlib.import_module(part).setup(_App())

@@ -5,6 +5,7 @@
 * :mod:`.tracebacks`: intended errors with the reader's frames only;
 * :mod:`.buildpaths`: no path of the build machine on the site (pages and downloads);
 * :mod:`.cellmagic`: ``%%writefile`` cells highlighted in the language they write;
+* :mod:`.cellinclude`: ``{include-cell}``, a tagged cell of another notebook shown on a page;
 * :mod:`.folding`: folded blocks (``<details>``) and download links, which the
   banner and the marks (:mod:`trtdocs.notebooks`) are made of;
 * :mod:`.inline`, :mod:`.rewrite`: small helpers the others share.
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 # Each is a Sphinx extension of its own; this one sets them all up.
-PARTS = ("streams", "lognoise", "tracebacks", "buildpaths", "cellmagic", "folding")
+PARTS = ("streams", "lognoise", "tracebacks", "buildpaths", "cellmagic", "cellinclude", "folding")
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

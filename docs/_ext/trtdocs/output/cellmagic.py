@@ -22,12 +22,12 @@ if TYPE_CHECKING:
 # File suffix -> Pygments lexer for the cell that writes such a file.
 LANGUAGES = MappingProxyType({".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".h": "cpp", ".hpp": "cpp"})
 NOTEBOOK_LEXERS = frozenset({"ipython3", "ipython", "python"})
-_WRITEFILE = re.compile(r"^%%writefile\s+(?:-a\s+)?(?P<file>\S+)")
+WRITEFILE = re.compile(r"^%%writefile\s+(?:-a\s+)?(?P<file>\S+)")
 
 
 def language_of(source: str) -> str | None:
     """The lexer for a cell's source, when it is a ``%%writefile`` of a known file type."""
-    m = _WRITEFILE.match(source)
+    m = WRITEFILE.match(source)
     return LANGUAGES.get(Path(m["file"]).suffix) if m else None
 
 
