@@ -36,8 +36,18 @@ VOLATILE = [
     (re.compile(r"(/tmp|/var/folders)/[^\s'\"]+"), "<tmp>"),
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?"), "<timestamp>"),
     (re.compile(r"\b\d\d:\d\d:\d\d\.\d{6}\b"), "<clock>"),  # ExecuTorch's log lines: time since start
+    # torch's glog-style warnings (W1203 06:41:12.123456 14407 torch/utils/_pytree.py:630] ...): date and process id
+    (re.compile(r"\b[IWEF]\d{4} <clock> \d+ "), "<glog> "),
     (re.compile(r"\b\d+(\.\d+)?(e-?\d+)?\s?(ms|µs|us|ns|s|sec|seconds)\b"), "<duration>"),
 ]
+
+
+def test_torch_warnings_compare_without_date_and_process_id() -> None:
+    a = "W1203 06:41:12.123456 14407 torch/utils/_pytree.py:630] <enum 'KernelPreference'> is an Enum subclass\n"
+    b = "W1204 07:02:55.000001 12409 torch/utils/_pytree.py:630] <enum 'KernelPreference'> is an Enum subclass\n"
+    other = "W1203 06:41:12.123456 14407 torch/utils/_pytree.py:631] another warning\n"
+    assert _normalise(a) == _normalise(b)
+    assert _normalise(a) != _normalise(other)
 
 
 def test_there_are_notebooks() -> None:
