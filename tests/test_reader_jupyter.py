@@ -36,8 +36,8 @@ VOLATILE = [
     (re.compile(r"(/tmp|/var/folders)/[^\s'\"]+"), "<tmp>"),
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?"), "<timestamp>"),
     (re.compile(r"\b\d\d:\d\d:\d\d\.\d{6}\b"), "<clock>"),  # ExecuTorch's log lines: time since start
-    # torch's glog-style warnings (W1203 06:41:12.123456 14407 torch/utils/_pytree.py:630] ...): date and process id
-    (re.compile(r"\b[IWEF]\d{4} <clock> \d+ "), "<glog> "),
+    # torch's glog-style warnings (W1203 <clock> 15943 torch/utils/_pytree.py:...): month, day and process id
+    (re.compile(r"\b([IWEF])\d{4} <clock> \d+\b"), r"\1<date> <clock> <pid>"),
     (re.compile(r"\b\d+(\.\d+)?(e-?\d+)?\s?(ms|µs|us|ns|s|sec|seconds)\b"), "<duration>"),
 ]
 
@@ -73,6 +73,13 @@ def _normalise(text: str) -> str:
     for pattern, repl in VOLATILE:
         text = pattern.sub(repl, text)
     return text
+
+
+def test_glog_prefix_is_masked_but_not_the_message() -> None:
+    first = "W1203 06:08:37.131000 15943 torch/utils/_pytree.py:630] <enum 'KernelPreference'> ..."
+    second = "W1204 17:00:01.000002 3671 torch/utils/_pytree.py:630] <enum 'KernelPreference'> ..."
+    assert _normalise(first) == _normalise(second)
+    assert _normalise(first) != _normalise(first.replace("KernelPreference", "Other"))
 
 
 def _outputs(cell: nbformat.NotebookNode) -> dict[str, object]:
