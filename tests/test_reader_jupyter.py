@@ -42,14 +42,6 @@ VOLATILE = [
 ]
 
 
-def test_torch_warnings_compare_without_date_and_process_id() -> None:
-    a = "W1203 06:41:12.123456 14407 torch/utils/_pytree.py:630] <enum 'KernelPreference'> is an Enum subclass\n"
-    b = "W1204 07:02:55.000001 12409 torch/utils/_pytree.py:630] <enum 'KernelPreference'> is an Enum subclass\n"
-    other = "W1203 06:41:12.123456 14407 torch/utils/_pytree.py:631] another warning\n"
-    assert _normalise(a) == _normalise(b)
-    assert _normalise(a) != _normalise(other)
-
-
 def test_there_are_notebooks() -> None:
     assert len(NOTEBOOKS) >= 3, NOTEBOOKS
 
