@@ -25,18 +25,18 @@ class Report:
 
     violations: tuple[Violation, ...]  # errors: the build warns (fails under -W), tests fail
     notes: tuple[str, ...]  # not errors: gated API findings, C++ blocks not compiled and why
-
-
-_VIOLATION_FIELDS = ("path", "line", "rule", "message", "cell")
+    uncompiled: tuple[cpp.Listed, ...] = ()  # the C++ blocks not compiled (captioned on their pages)
 
 
 def report_to_json(report: Report) -> dict[str, Any]:
     return {"notes": list(report.notes),
-            "violations": [{f: getattr(v, f) for f in _VIOLATION_FIELDS} for v in report.violations]}
+            "violations": [dataclasses.asdict(v) for v in report.violations],
+            "uncompiled": [dataclasses.asdict(item) for item in report.uncompiled]}
 
 
 def report_from_json(data: dict[str, Any]) -> Report:
-    return Report(tuple(Violation(**v) for v in data["violations"]), tuple(data["notes"]))
+    return Report(tuple(Violation(**v) for v in data["violations"]), tuple(data["notes"]),
+                  tuple(cpp.Listed(**item) for item in data.get("uncompiled", ())))
 
 
 def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path: Path | None = None,
@@ -53,6 +53,7 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
     table = table_from_features(features) if features is not None else None
     violations: list[Violation] = []
     notes: list[str] = []
+    uncompiled: list[cpp.Listed] = []
     if "installs" in guards:
         if table is None:
             notes.append(f"install commands not checked: no features table at {DEFAULT_TABLE}")
@@ -82,4 +83,5 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
         notes += [f"{item.path}:{item.line}: C++ block not compiled: "
                   f"{'<' + item.header + '> missing: ' if item.header else ''}{item.reason}"
                   for item in result.listed]
-    return Report(tuple(violations), tuple(notes))
+        uncompiled += result.listed
+    return Report(tuple(violations), tuple(notes), tuple(uncompiled))
