@@ -8,13 +8,14 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from . import Violation, api, cpp, installs, options
+from . import Violation, api, cpp, evidence, installs, marks, options, programs
 from .blocks import page_paths
 from ..features import FeaturesTable
 from ..features import load as load_features
 from .table import table_from_features
 
-GUARDS = ("installs", "api", "cpp")  # the offline guards; the PyPI check runs in tests/CLI only
+# the offline guards; the PyPI check runs in tests/CLI only
+GUARDS = ("installs", "api", "cpp", "marks", "programs", "evidence")
 DEFAULT_TABLE = "docs/features.toml"
 SAVE_OPTIONS = "docs/data/save-options.toml"  # checked with the api guard (drift/options.py)
 
@@ -84,4 +85,15 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
                   f"{'<' + item.header + '> missing: ' if item.header else ''}{item.reason}"
                   for item in result.listed]
         uncompiled += result.listed
+    if "marks" in guards:
+        violations += marks.check_pages(root, page_paths(root))
+    if "programs" in guards and (root / programs.INDEX).is_file():
+        violations += programs.check(root)
+    if "evidence" in guards:
+        register = evidence.check(root)
+        violations += register.violations
+        if register.without_evidence:
+            notes.append(f"{len(register.without_evidence)} guide page(s) without an evidence file in "
+                         f"{evidence.EVIDENCE_DIR}/ (listed, not failed, while REQUIRE_EVIDENCE is False): "
+                         f"{', '.join(register.without_evidence)}")
     return Report(tuple(violations), tuple(notes), tuple(uncompiled))

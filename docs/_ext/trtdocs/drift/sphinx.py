@@ -28,7 +28,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from .. import cxxsdk
-from . import installs
+from . import evidence, installs
 from .blocks import page_paths
 from .run import SAVE_OPTIONS, Report, report_from_json
 from .table import table_from_features
@@ -50,6 +50,7 @@ def _cache_key(root: Path, features: FeaturesTable) -> str:
     """Everything the guards read: pages, table, their own code, packages, toolchain."""
     h = hashlib.sha256()
     files = [*page_paths(root), Path(features.path), root / SAVE_OPTIONS,
+             *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml")),
              *sorted(Path(__file__).parent.glob("*.py")), Path(__file__).parents[1] / "apimodel.py"]
     for f in files:
         h.update(str(f).encode())
