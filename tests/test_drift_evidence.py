@@ -40,6 +40,7 @@ def test_planted_bad_entries_and_pages_fail_with_file_and_line():
         ("notebooks/page.md", 23, "evidence-coverage"),  # a table row naming a platform
         ("notebooks/page.md", 27, "evidence-coverage"),  # a sentence inside a note
         ("notebooks/page.md", 35, "evidence-steps"),  # a shell step
+        ("notebooks/page.md", 49, "evidence-steps"),  # a cell that writes a CMake file
     ]
 
 

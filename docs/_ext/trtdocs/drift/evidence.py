@@ -98,6 +98,7 @@ _PARSER = create_md_parser(MdParserConfig(enable_extensions={"colon_fence", "def
 _DIRECTIVE = re.compile(r"^\{(?P<name>[\w:-]+)\}")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*_\[{(\"'])")
 _WS = re.compile(r"\s+")
+_BUILD_FILE = re.compile(r"%%writefile\s+(?:-a\s+)?\S*(\.(cpp|cc|cxx|h|hpp|cmake)|CMakeLists\.txt)\s*$")
 
 
 def normal(text: str) -> str:
@@ -226,14 +227,22 @@ def load(path: Path, rel: str) -> tuple[list[Entry], list[Violation]]:
 
 
 def _steps(path: Path) -> Iterator[tuple[Block, str]]:
-    """The blocks that need an entry: shell and C++ blocks, gated code cells."""
+    """The blocks that need an entry: shell and C++ blocks, cells that write a C++ or
+    CMake file or run a shell, gated code cells."""
     for block in iter_blocks(path):
+        first = block.lines[0] if block.lines else ""
         if block.kind in ("fence", "code-block", "code") and block.language in SHELL_LANGUAGES:
             yield block, "shell step"
         elif block.kind in ("fence", "code-block", "code") and block.language in CPP_LANGUAGES:
             yield block, "C++ block"
-        elif block.kind == "code-cell" and GATING & set(re.findall(r"[\w:-]+", block.options.get("requires", ""))):
+        elif block.kind != "code-cell":
+            continue
+        elif GATING & set(re.findall(r"[\w:-]+", block.options.get("requires", ""))):
             yield block, "gated cell"
+        elif re.match(_BUILD_FILE, first):
+            yield block, "C++ or CMake file cell"
+        elif re.match(r"%%(bash|sh)\b", first):
+            yield block, "shell cell"
 
 
 def check_page(root: Path, page: Path, evidence: Path) -> list[Violation]:
