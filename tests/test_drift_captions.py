@@ -3,7 +3,6 @@ and a block that compiles carries no caption."""
 
 from __future__ import annotations
 
-import html
 import os
 import re
 import subprocess
@@ -11,13 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from docutils import nodes
 
 from trtdocs.drift import captions, cpp
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SITE = FIXTURES / "drift-captions-site"
-_CAPTION = re.compile(r'<p class="trtdocs-uncompiled"><em>(.*?)</em></p>', re.S)
 
 
 def _build(out: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -26,7 +25,8 @@ def _build(out: Path, env: dict[str, str] | None = None) -> subprocess.Completed
 
 
 def _captions(page: Path) -> list[str]:
-    return [html.unescape(c) for c in _CAPTION.findall(page.read_text(encoding="utf-8"))]
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    return [" ".join(p.get_text().split()) for p in soup.select(f"p.{captions.CAPTION_CLASS}")]
 
 
 def test_listed_blocks_of_the_fixture():
@@ -47,9 +47,9 @@ def test_listed_blocks_of_the_fixture():
 def test_a_caption_whose_block_is_gone_is_reported():
     doc = nodes.document(None, None)  # type: ignore[arg-type]
     doc += nodes.literal_block("int main() {}\n", "int main() {}\n")
-    lost = captions.place(doc, [("int main() {}\n", "kept"), ("int other() {}\n", "lost")])
-    assert lost == ["lost"]
-    assert [p.astext() for p in doc.findall(nodes.paragraph)] == ["kept"]
+    lost = captions.place(doc, [("int main() {}\n", "", "kept"), ("int other() {}\n", "a.h", "lost")])
+    assert lost == [f"{captions.LEAD}: it includes <a.h>, and lost."]
+    assert [p.astext() for p in doc.findall(nodes.paragraph)] == [f"{captions.LEAD}: kept."]
 
 
 @pytest.mark.build
@@ -68,6 +68,8 @@ def test_uncompiled_blocks_are_captioned_on_their_pages(tmp_path):
     page = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
     # each caption sits right after its block (the highlighted code's closing tags)
     assert len(re.findall(r'</pre></div>\s*</div>\s*<p class="trtdocs-uncompiled">', page)) == 3
+    # the header is inline code
+    assert '<p class="trtdocs-uncompiled">Not compiled when this site was built: it includes <code' in page
     (cell,) = _captions(tmp_path / "html" / "notebooks" / "cells.html")
     assert "<torch_tensorrt/executorch/TensorRTBackend.h>" in cell
 

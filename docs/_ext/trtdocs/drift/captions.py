@@ -46,21 +46,31 @@ LEAD = "Not compiled when this site was built"
 # Containers that hold a code block and nothing a caption should go inside of:
 # Sphinx's captioned code block and myst-nb's cell input.
 _WRAPPERS = frozenset({"literal-block-wrapper", "cell_input"})
-_ENV_KEY = "trtdocs_uncompiled"  # environment attribute: docname -> ((code, caption text), ...)
+_ENV_KEY = "trtdocs_uncompiled"  # environment attribute: docname -> ((code, header, reason), ...)
 
-Captions = dict[str, tuple[tuple[str, str], ...]]
+Caption = tuple[str, str, str]  # the block's code, the missing header ("" when none), the reason
+Captions = dict[str, tuple[Caption, ...]]
 
 
-def caption_text(item: Listed) -> str:
-    """The sentence under the block."""
-    if item.header:
-        return f"{LEAD}: it includes <{item.header}>, and {item.reason}."
-    return f"{LEAD}: {item.reason}."
+def caption_text(header: str, reason: str) -> str:
+    """The sentence under the block, as text."""
+    return f"{LEAD}: it includes <{header}>, and {reason}." if header else f"{LEAD}: {reason}."
+
+
+def caption_node(header: str, reason: str) -> nodes.paragraph:
+    """The sentence under the block: the header as inline code."""
+    para = nodes.paragraph("", "", classes=[CAPTION_CLASS])
+    if header:
+        para += [nodes.Text(f"{LEAD}: it includes "), nodes.literal(f"<{header}>", f"<{header}>"),
+                 nodes.Text(f", and {reason}.")]
+    else:
+        para += nodes.Text(f"{LEAD}: {reason}.")
+    return para
 
 
 def by_page(items: Iterable[Listed], srcdir: Path, env: BuildEnvironment) -> Captions:
-    """Docname -> (code, caption) of each listed block, one entry per block."""
-    out: dict[str, list[tuple[str, str]]] = {}
+    """Docname -> (code, header, reason) of each listed block, one entry per block."""
+    out: dict[str, list[Caption]] = {}
     seen: set[tuple[str, int]] = set()
     for item in items:
         if (item.path, item.fence_line) in seen:
@@ -69,7 +79,7 @@ def by_page(items: Iterable[Listed], srcdir: Path, env: BuildEnvironment) -> Cap
         docname = env.path2doc(str(srcdir / item.path))
         if docname is None:
             continue  # a page outside this project's documents (the guards read by glob)
-        out.setdefault(docname, []).append((item.code, caption_text(item)))
+        out.setdefault(docname, []).append((item.code, item.header, item.reason))
     return {doc: tuple(entries) for doc, entries in out.items()}
 
 
@@ -97,23 +107,22 @@ def _normal(code: str) -> str:
     return "\n".join(line.rstrip() for line in code.strip("\n").splitlines())
 
 
-def place(doctree: nodes.document, entries: Iterable[tuple[str, str]]) -> list[str]:
+def place(doctree: nodes.document, entries: Iterable[Caption]) -> list[str]:
     """Put each caption after its block; return the captions whose block was not found."""
     blocks = list(doctree.findall(nodes.literal_block))
     used: set[int] = set()
     lost = []
-    for code, text in entries:
+    for code, header, reason in entries:
         want = _normal(code)
         found = next((b for b in blocks if id(b) not in used and _shown_code(b) == want), None)
         if found is None:
-            lost.append(text)
+            lost.append(caption_text(header, reason))
             continue
         used.add(id(found))
         target: nodes.Element = found
         while isinstance(target.parent, nodes.container) and _WRAPPERS & set(target.parent["classes"]):
             target = target.parent
-        target.parent.insert(target.parent.index(target) + 1,
-                             nodes.paragraph("", "", nodes.emphasis(text, text), classes=[CAPTION_CLASS]))
+        target.parent.insert(target.parent.index(target) + 1, caption_node(header, reason))
     return lost
 
 
