@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from . import Violation
+from . import Violation, cpp, installs
 from .blocks import CODE_DIRECTIVES, iter_blocks, marks_above
 
 RULES: Mapping[str, str] = MappingProxyType({
@@ -25,13 +25,14 @@ RULES: Mapping[str, str] = MappingProxyType({
     "mark-detached": "a % drift: comment line sits directly above a block's opening fence",
     "mark-unknown": "a mark is one of VOCABULARY",
 })
-# Every mark a guard reads, and the guard that reads it.
+# Every mark a guard reads, from the guards' own constants, and the guard that reads it.
+_PREFIX = "drift: "
 VOCABULARY: Mapping[str, re.Pattern[str]] = MappingProxyType({
-    "fragment (cpp)": re.compile(r"fragment"),
-    "executorch X.Y (cpp)": re.compile(r"executorch\s+\d+\.\d+"),
-    "cxx-package (installs)": re.compile(r"cxx-package"),
-    "export-only (installs)": re.compile(r"export-only"),
-    "release=<key> (installs)": re.compile(r"release=\S+"),
+    "fragment (cpp)": re.compile(re.escape(cpp.FRAGMENT_MARK)),
+    "executorch X.Y (cpp)": cpp.API_MARK,
+    "cxx-package (installs)": re.compile(re.escape(installs.CXX_PACKAGE_MARK.removeprefix(_PREFIX))),
+    "export-only (installs)": re.compile(re.escape(installs.EXPORT_ONLY_MARK.removeprefix(_PREFIX))),
+    "release=<key> (installs)": re.compile(installs.RELEASE_MARK.pattern.removeprefix(r"drift:\s*")),
 })
 _IN_CODE = re.compile(r"(?:^|[\s#/*;%!(-])drift:")
 _COMMENT_MARK = re.compile(r"^\s*%\s*drift:\s*(?P<mark>.*)$")
