@@ -17,6 +17,7 @@ One module per concern:
 * :mod:`.tracebacks`: intended errors with the reader's frames only;
 * :mod:`.buildpaths`: no path of the build machine on the site;
 * :mod:`.cellmagic`: ``%%writefile`` cells highlighted in the language they write;
+* :mod:`.cellinclude`: ``{include-cell}``, a tagged cell of another notebook shown on a page;
 * :mod:`.provenance`: provenance.json, the build report, records, strict mode;
 * :mod:`.downloads`: each notebook page's .ipynb and .md downloads;
 * :mod:`.releases`: the sidebar's release switcher, from docs/features.toml;
@@ -40,7 +41,7 @@ from typing import TYPE_CHECKING
 from sphinx.environment.collectors import EnvironmentCollector
 from sphinx.errors import ConfigError
 
-from . import (apiref, apixref, benchresults, buildpaths, cellmagic, codelinks, cxxsdk, datatables, downloads,
+from . import (apiref, apixref, benchresults, buildpaths, cellinclude, cellmagic, codelinks, cxxsdk, datatables, downloads,
                execerrors, failures, features, lognoise, pageneeds, provenance, recorded, releases, status,
                streams, tracebacks)
 from .environment import cached_probe
@@ -164,6 +165,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     apixref.setup(app)
     codelinks.setup(app)
     cellmagic.setup(app)
+    cellinclude.setup(app)
     # env_version: bump when what the env keeps changes shape (PagePlan and
     # friends), so Sphinx discards an environment pickled by older code.
     return {"version": "1.0", "env_version": ENV_VERSION,
