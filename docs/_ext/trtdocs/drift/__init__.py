@@ -7,7 +7,11 @@ checked against the packages they name.
 * :mod:`.pypi`: the documented release's requirements resolved against PyPI's metadata;
 * :mod:`.api`: names and keywords notebook cells use, checked with griffe (no import);
 * :mod:`.options`: the ``save()`` options table of docs/data against the installed ``save()``;
-* :mod:`.cpp`: C++ blocks compiled against ExecuTorch's C++ package headers, CMake parsed;
+* :mod:`.cpp`: C++ blocks compiled against the headers of the ExecuTorch release their
+  page names, CMake parsed; :mod:`.captions` says under each block it could not compile why;
+* :mod:`.marks`: guard marks sit on MyST comment lines above a block, never in code;
+* :mod:`.programs`: a file one page hands to a later page is written first, in ``programs/``;
+* :mod:`.evidence`: the evidence register (``docs/evidence/<page>.toml``) against its pages;
 * :mod:`.sphinx`: a build hook that reports every violation as a warning with file and line.
 
 Every guard returns :class:`Violation` objects; ``python -m trtdocs.drift`` prints them.

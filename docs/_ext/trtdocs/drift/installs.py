@@ -7,9 +7,8 @@ cell. Each is split with :mod:`shlex`; each requirement is parsed with
 :class:`packaging.requirements.Requirement`. Every rule lives in :data:`RULES`.
 
 A command installs the documented release unless it names a nightly channel
-or pins torch-tensorrt. Two marks, in a shell comment on the command's line or
-the line above, or in a MyST comment (``% drift: ...``) on the line before the
-block, say more:
+or pins torch-tensorrt. Marks on MyST comment lines (``% drift: ...``) right
+above the block say more (never inside the code: drift/marks.py fails that):
 
 * ``drift: export-only``: the install is for exporting, so the delegate rule
   does not apply;
@@ -88,7 +87,7 @@ FLAGS = frozenset({
 FAMILY = frozenset({TORCH_TENSORRT, RUNTIME, "executorch", "torch"})
 EXPORT_ONLY_MARK = "drift: export-only"
 CXX_PACKAGE_MARK = "drift: cxx-package"
-_RELEASE_MARK = re.compile(r"drift:\s*release=(\S+)")
+RELEASE_MARK = re.compile(r"drift:\s*release=(\S+)")
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&"})
 _EXTRAS_WITH_DELEGATE_INTENT = frozenset({"executorch", "all"})
 
@@ -103,12 +102,12 @@ class InstallCommand:
     pre: bool  # --pre (or uv's --prerelease allow)
     index_urls: tuple[str, ...]  # --index-url first (PyPI when absent), then --extra-index-url
     requirements: tuple[Requirement, ...]  # positional arguments
-    export_only: bool  # the EXPORT_ONLY_MARK comment is on the command or the line above
+    export_only: bool  # the block is marked EXPORT_ONLY_MARK (a MyST comment above it)
     release: str | None = None  # from a "drift: release=<key>" mark, else None
     tool: str = "pip"  # "pip" or "uv" (uv pip install)
     index_strategy: str | None = None  # uv's --index-strategy, if given
     upgrade: bool = False  # -U / --upgrade
-    cxx_package: bool = False  # the CXX_PACKAGE_MARK comment is on the command or the line above
+    cxx_package: bool = False  # the block is marked CXX_PACKAGE_MARK
     target: str | None = None  # --target folder
     no_deps: bool = False  # --no-deps
 
@@ -168,7 +167,7 @@ def find_commands(path: Path, root: Path | None = None, text: str | None = None)
             continue
         # the "% drift: ..." MyST comments above the fence
         before = "\n".join(f"drift: {mark}" for mark in block.marks)
-        for line, text_, above in _logical_lines(block.lines, block.first_line):
+        for line, text_, _ in _logical_lines(block.lines, block.first_line):
             stripped = text_.strip()
             if cell:
                 if not stripped.startswith(CELL_PREFIXES):
@@ -180,8 +179,8 @@ def find_commands(path: Path, root: Path | None = None, text: str | None = None)
                 stripped = stripped.split("$", 1)[1]
             if "install" not in stripped:
                 continue
-            marks = "\n".join((text_, above, before))
-            release = _RELEASE_MARK.search(marks)
+            marks = before  # marks sit above the fence, never in the code (drift/marks.py)
+            release = RELEASE_MARK.search(marks)
             cmd, errs = parse_command(stripped, rel, line, export_only=EXPORT_ONLY_MARK in marks,
                                       release=release[1] if release else None)
             if CXX_PACKAGE_MARK in marks:
@@ -377,7 +376,8 @@ def check_command(cmd: InstallCommand, table: Table, installed: Installed | None
             out.append(bad("delegate-missing", f"the [{','.join(sorted(trt.extras))}] extra of torch-tensorrt "
                                                f"{release.key} does not bring the delegate: add {RUNTIME}"
                                                f"{_as_pin(release.pins.get(RUNTIME, ''))}, "
-                                               f"or mark an export-only install with '# {EXPORT_ONLY_MARK}'"))
+                                               f"or mark an export-only install with '% {EXPORT_ONLY_MARK}' on a MyST "
+                                               f"comment line above the block"))
     return out
 
 

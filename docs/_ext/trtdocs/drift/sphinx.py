@@ -28,7 +28,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from .. import cxxsdk
-from . import installs
+from . import evidence, installs
 from .blocks import page_paths
 from .run import SAVE_OPTIONS, Report, report_from_json
 from .table import table_from_features
@@ -50,6 +50,7 @@ def _cache_key(root: Path, features: FeaturesTable) -> str:
     """Everything the guards read: pages, table, their own code, packages, toolchain."""
     h = hashlib.sha256()
     files = [*page_paths(root), Path(features.path), root / SAVE_OPTIONS,
+             *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml")),
              *sorted(Path(__file__).parent.glob("*.py")), Path(__file__).parents[1] / "apimodel.py"]
     for f in files:
         h.update(str(f).encode())
@@ -86,6 +87,7 @@ class _Run:
     process: subprocess.Popen[str] | None = None  # python -m trtdocs.drift --json
 
     def result(self) -> Report:
+        """The report: from the cache, or from the child process (waited for once)."""
         if self.report is not None:
             return self.report
         assert self.process is not None
@@ -95,7 +97,8 @@ class _Run:
         data = json.loads(out.strip().splitlines()[-1])
         self.cache.parent.mkdir(parents=True, exist_ok=True)
         self.cache.write_text(json.dumps({"key": self.key, **data}, indent=1), encoding="utf-8")
-        return report_from_json(data)
+        self.report = report_from_json(data)
+        return self.report
 
 
 # The guards of each running build, by app: a process handle cannot live in the
@@ -125,6 +128,12 @@ def _start(app: Sphinx) -> None:
     _RUNNING[id(app)] = run
 
 
+def current_report(app: Sphinx) -> Report | None:
+    """The guards' report of this build (waits for them), or None when they do not run."""
+    run = _RUNNING.get(id(app))
+    return run.result() if run is not None else None
+
+
 def _report(app: Sphinx, exc: Exception | None) -> None:
     """At build-finished: every violation is a warning with its page and line."""
     run = _RUNNING.pop(id(app), None)
@@ -141,7 +150,7 @@ def _report(app: Sphinx, exc: Exception | None) -> None:
             generated += installs.check_generated(
                 {release.key: text}, guards_table, installed,
                 path=f"{os.path.relpath(features.path, root)} ({variant})")
-    report = Report(report.violations + tuple(generated), report.notes)
+    report = dataclasses.replace(report, violations=report.violations + tuple(generated))
     for note in report.notes:
         logger.info("drift: %s", note)
     gated = "trtdocs" in app.extensions
@@ -157,7 +166,10 @@ def _report(app: Sphinx, exc: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
+    from . import captions
+
     app.add_config_value("trtdocs_drift", True, "", types=(bool,))
     app.connect("builder-inited", _start, priority=900)
     app.connect("build-finished", _report)
+    captions.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
