@@ -92,7 +92,7 @@ CPP_LANGUAGES = frozenset({"cpp", "c++", "cxx"})
 GATING = frozenset({"cuda", "tensorrt"})  # cell requirements the build machine never meets
 # Directives whose body is not Markdown prose.
 NOT_PROSE = CODE_DIRECTIVES | frozenset({"toctree", "math", "raw", "csv-table", "mermaid", "literalinclude",
-                                         "include", "install-command"})
+                                         "include", "install-command", "graphviz", "digraph", "graph"})
 _PARSER = create_md_parser(MdParserConfig(enable_extensions={"colon_fence", "deflist", "substitution"}),
                            RendererHTML)
 _DIRECTIVE = re.compile(r"^\{(?P<name>[\w:-]+)\}")

@@ -56,6 +56,8 @@ WRITE_CALLS = frozenset({"save", "write_to_file", "write_tensor_data_to_file", "
 # Calls that pass a path along (their own use is decided by the call around them) or only show it.
 NEUTRAL_CALLS = frozenset({"str", "repr", "Path", "PurePath", "fspath", "join", "print", "display",
                            "format", "resolve", "absolute", "exists", "is_file", "is_dir", "len"})
+# save()'s keyword that names the engines' data file written beside the program (``<name>.ptd``)
+EXTERNAL_DATA_KEYWORD = "external_engine_data"
 PATH_WRITES = frozenset({"write_bytes", "write_text", "mkdir", "touch", "unlink", "rename", "replace"})
 SHELL_WRITE_OPTIONS = frozenset({">", ">>", "-o", "--output", "--output_path", "--out"})
 SHELL_LAST_WRITES = frozenset({"cp", "mv", "ln", "install"})
@@ -184,7 +186,19 @@ class _Cells(ast.NodeVisitor):
         elif called not in NEUTRAL_CALLS:
             for arg in args:
                 self._record(arg, called in WRITE_CALLS)
+            if called == "save":
+                self._external_data(node)
         self.generic_visit(node)
+
+    def _external_data(self, node: ast.Call) -> None:
+        """``save(..., path, external_engine_data="name")`` also writes ``name.ptd`` beside the program."""
+        name = next((k.value.value for k in node.keywords if k.arg == EXTERNAL_DATA_KEYWORD
+                     and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)), None)
+        program = next((v for a in node.args if isinstance(v := self.value(a), tuple) and v[0] != "str"), None)
+        if name and program is not None:
+            folder = "/".join(program[1].split("/")[:-1])
+            self.found.append(Access(program[0], "/".join(p for p in (folder, f"{name}.ptd") if p), True,
+                                     self.offset + node.lineno))
 
 
 def _called(func: ast.AST | None) -> str:
@@ -256,7 +270,8 @@ def page_accesses(path: Path, rel: str) -> tuple[list[Access], list[Violation]]:
                     found.append(Access(*where, True, block.first_line))
                 continue
             if re.match(r"%%(bash|sh)\b", first):
-                shell = [(block.first_line + 1 + n, text) for n, text in enumerate(block.lines[1:])]
+                shell = list(_shell_lines(dataclasses.replace(
+                    block, language="bash", lines=block.lines[1:], first_line=block.first_line + 1)))
             else:
                 shell = [(block.first_line + n, text.strip()[1:]) for n, text in enumerate(block.lines)
                          if text.strip().startswith("!")]
