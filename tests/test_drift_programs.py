@@ -54,17 +54,6 @@ def test_shell_words(command, expected):
     assert [(a.root, a.path, a.write) for a in programs.shell_accesses(1, command)] == expected
 
 
-# What main's pages show before the rewrite: run-cpp reads small_conv_trt.pte and
-# erfinv_between/ that export-pte and cuda-backend write into temporary folders (issue 19,
-# item 1). The rewritten pages move them to programs/; then this set is emptied.
-KNOWN_BEFORE_REWRITE: set[tuple[str, int, str]] = {
-    ("notebooks/run-cpp.md", 57, "programs-tempfile"),
-    ("notebooks/run-cpp.md", 605, "programs-tempfile"),
-    ("notebooks/run-cpp.md", 606, "programs-tempfile"),
-}
-
-
 def test_real_pages():
     found = programs.check(ROOT)
-    new = [str(v) for v in found if (v.path, v.line, v.rule) not in KNOWN_BEFORE_REWRITE]
-    assert new == [], "\n".join(new)
+    assert found == [], "\n".join(map(str, found))

@@ -23,9 +23,9 @@ entry's ``text``. Steps are covered the same way: every shell block, every C++
 block and every code cell gated on ``cuda`` or ``tensorrt`` (which never runs
 when the site is built) needs an entry whose ``text`` occurs in it.
 
-Pages are being written: while :data:`REQUIRE_EVIDENCE` is False, coverage applies
-to a page once it has an evidence file, and the pages without one are listed,
-not failed. Setting it True makes a missing file a violation.
+Every guide page has an evidence file: a page without one is a violation
+(:data:`REQUIRE_EVIDENCE`). ``check(..., require=False)`` lists such pages
+instead, for a page still being written.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from myst_parser.parsers.mdit import create_md_parser
 from . import Violation
 from .blocks import CODE_DIRECTIVES, Block, _options, iter_blocks
 
-REQUIRE_EVIDENCE = False  # the switch: True once every guide page has its evidence file
+REQUIRE_EVIDENCE = True  # a guide page without an evidence file fails
 EVIDENCE_DIR = "docs/evidence"
 INDEX_PAGE = "index.md"
 NOTEBOOKS = "notebooks"
@@ -59,7 +59,7 @@ RULES: Mapping[str, str] = MappingProxyType({
     "evidence-duplicate": "no text is written twice in one file",
     "evidence-coverage": "every claim-like unit of the page's prose is covered by an entry",
     "evidence-steps": "every shell block, C++ block and gated code cell holds an entry's text",
-    "evidence-missing": "a guide page has an evidence file (a note while REQUIRE_EVIDENCE is False)",
+    "evidence-missing": "a guide page has an evidence file",
 })
 # Words that make a sentence state a behaviour, a default, a limit or a platform. Measured on
 # the pages as they stood when this was written (main at 126a025, the landing page and the 16

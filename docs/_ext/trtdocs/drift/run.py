@@ -94,6 +94,6 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
         violations += register.violations
         if register.without_evidence:
             notes.append(f"{len(register.without_evidence)} guide page(s) without an evidence file in "
-                         f"{evidence.EVIDENCE_DIR}/ (listed, not failed, while REQUIRE_EVIDENCE is False): "
+                         f"{evidence.EVIDENCE_DIR}/ (listed, not failed: require=False): "
                          f"{', '.join(register.without_evidence)}")
     return Report(tuple(violations), tuple(notes), tuple(uncompiled))
