@@ -11,6 +11,7 @@ import pytest
 
 from trtdocs.notebooks import cxxsdk
 from trtdocs.drift import cpp, installs
+from trtdocs.drift.commands import parse_command
 from trtdocs.features.validate import load as load_features
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,6 +26,7 @@ TABLE = load_features(ROOT / "docs" / "features.toml")
 REAL_EXPECTED_MISSING: set[tuple[str, str]] = {
     ("notebooks/dynamic-shapes.md", "torch_tensorrt/executorch/TensorRTBackend.h"),
     ("notebooks/performance.md", "executorch/extension/cuda/caller_stream.h"),
+    ("notebooks/run-cpp.md", "executorch/extension/cuda/caller_stream.h"),  # the split-program runner
 }
 
 
@@ -95,17 +97,17 @@ def test_planted_compile_error_fails_the_build(tmp_path):
 
 
 def test_cxx_package_install_command():
-    ok, _ = installs.parse_command('pip install --no-deps --target "$HOME/et" "executorch==1.5.1"', "p.md", 3)
+    ok, _ = parse_command('pip install --no-deps --target "$HOME/et" "executorch==1.5.1"', "p.md", 3)
     ok = [dataclasses.replace(c, cxx_package=True) for c in ok]
     assert installs.check_command(ok[0], TABLE) == []
-    bad, _ = installs.parse_command("pip install executorch==1.5.0 torch", "p.md", 4)
+    bad, _ = parse_command("pip install executorch==1.5.0 torch", "p.md", 4)
     bad = [dataclasses.replace(c, cxx_package=True) for c in bad]
     messages = [v.message for v in installs.check_command(bad[0], TABLE)]
     assert len(messages) == 3 and all(v.rule == "cxx-package" for v in installs.check_command(bad[0], TABLE))
     assert "--target DIR and --no-deps" in messages[0] and "not executorch, torch" in messages[1]
     assert f"(executorch {cxxsdk.sdk_version()})" in messages[2]
     # unmarked, the same 1.5 pin disagrees with the release's pin
-    plain, _ = installs.parse_command("pip install executorch==1.5.1", "p.md", 5)
+    plain, _ = parse_command("pip install executorch==1.5.1", "p.md", 5)
     assert [v.rule for v in installs.check_command(plain[0], TABLE)] == ["pin-agrees"]
 
 
@@ -159,3 +161,49 @@ def test_writefile_cells_of_cpp_files_are_highlighted_as_cpp():
         doc += nodes.literal_block(source, source, language="ipython3")
     cellmagic.highlight_cell_magics(None, doc)
     assert [n["language"] for n in doc.findall(nodes.literal_block)] == list(cells.values())
+
+
+def test_the_installed_1_4_wheel_ships_tensor_ptr_but_no_module_api():
+    # WHEEL_MISSING's reason, measured on the installed wheel's own file list
+    import importlib.metadata
+
+    files = {str(f) for f in importlib.metadata.distribution("executorch").files or ()
+             if str(f).startswith("executorch/include/")}
+    assert "executorch/include/executorch/extension/tensor/tensor_ptr.h" in files
+    assert not any("/extension/module/" in f for f in files)
+    assert cpp.expected_reason("executorch/extension/module/module.h", cpp.WHEEL_MISSING)
+
+
+@pytest.mark.network
+def test_no_executorch_1_4_package_on_pypi_ships_the_module_api():
+    # UNPACKAGED / WHEEL_MISSING measured on PyPI: every 1.4.x wheel (cp311, each platform)
+    # carries extension/tensor but not extension/module, and no 1.4.x sdist exists.
+    import zipfile
+
+    from packaging.utils import parse_wheel_filename
+    from packaging.version import Version
+
+    from trtdocs.drift import pypi
+
+    files = [f for f in pypi.project("executorch")["files"] if not f.get("yanked")]
+    assert not [f["filename"] for f in files if f["filename"].endswith((".tar.gz", ".zip"))
+                and f["filename"].startswith("executorch-1.4")]
+    wheels = [f for f in files if f["filename"].endswith(".whl") and "-cp311-" in f["filename"]
+              and parse_wheel_filename(f["filename"])[1] in (Version("1.4.0"), Version("1.4.1"))]
+    assert len(wheels) >= 8  # two releases, four platforms
+    for f in wheels:
+        with zipfile.ZipFile(pypi._RangeFile(f["url"], int(f["size"]))) as zf:
+            names = zf.namelist()
+        assert "executorch/include/executorch/extension/tensor/tensor_ptr.h" in names, f["filename"]
+        assert not any("extension/module/" in n and n.endswith(".h") for n in names), f["filename"]
+
+
+def test_a_block_for_an_unpackaged_release_is_listed_and_a_mistyped_one_fails(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("% drift: executorch 1.6\n```cpp\nint main() { return 0; }\n```\n\n"
+                    "% drift: executorch 1.66\n```cpp\nint main() { return 0; }\n```\n", encoding="utf-8")
+    result = cpp.check_pages(tmp_path, paths=[page])
+    assert [(item.fence_line, item.release, item.reason) for item in result.listed] == [
+        (2, "1.6", cpp.UNPACKAGED_RELEASES["1.6"])]
+    assert [(v.line, v.rule) for v in result.violations] == [(8, "api-version")]
+    assert "UNPACKAGED_RELEASES" in result.violations[0].message

@@ -9,6 +9,7 @@ import pytest
 from packaging.utils import canonicalize_name
 
 from trtdocs.drift import installs
+from trtdocs.drift.commands import find_commands, parse_command
 from trtdocs.drift.blocks import page_paths
 from trtdocs.features.validate import load as load_features
 
@@ -30,7 +31,7 @@ def installed():
 
 
 def _check(path: Path, table, installed) -> list[tuple[int, str]]:
-    commands, problems = installs.find_commands(path, FIXTURES)
+    commands, problems = find_commands(path, FIXTURES)
     found = problems + [v for c in commands for v in installs.check_command(c, table, installed)]
     return sorted((v.line, v.rule) for v in found)
 
@@ -42,7 +43,7 @@ def test_installed_release_has_the_extras_the_table_lists(table, installed):
 
 
 def test_good_commands_pass(table, installed):
-    commands, problems = installs.find_commands(FIXTURES / "drift-installs" / "good.md", FIXTURES)
+    commands, problems = find_commands(FIXTURES / "drift-installs" / "good.md", FIXTURES)
     assert problems == []
     # the console output line is not a command; `a && b` gives two
     assert [c.line for c in commands] == [4, 8, 16, 17, 17, 21, 28]
@@ -66,7 +67,7 @@ def test_each_planted_defect_fails_with_its_rule(table, installed):
 
 
 def test_messages_name_file_line_and_rule(table, installed):
-    commands, _ = installs.find_commands(FIXTURES / "drift-installs" / "bad.md", FIXTURES)
+    commands, _ = find_commands(FIXTURES / "drift-installs" / "bad.md", FIXTURES)
     text = [str(v) for c in commands for v in installs.check_command(c, table, installed)]
     assert "drift-installs/bad.md:4: [nightly-pre] this command uses a nightly channel but does not pass --pre" \
         in "\n".join(text)
@@ -93,11 +94,11 @@ def test_generated_commands_pass_the_checks(installed, key):
 def test_generated_windows_and_uv_commands():
     features = load_features(REAL_TABLE)
     assert "pip windows" not in features.install_commands("2.14")  # 2.14 has no Windows delegate
-    (win,), _ = installs.parse_command(features.install_command("2.15", "pip", "windows"), "generated", 1)
+    (win,), _ = parse_command(features.install_command("2.15", "pip", "windows"), "generated", 1)
     assert win.index_urls[0] == "https://download.pytorch.org/whl/cu132"
-    (uv,), _ = installs.parse_command(features.install_command("nightly", "uv"), "generated", 1)
+    (uv,), _ = parse_command(features.install_command("nightly", "uv"), "generated", 1)
     assert (uv.tool, uv.pre, uv.index_strategy) == ("uv", True, "unsafe-best-match")
-    (uv_win,), _ = installs.parse_command(features.install_command("nightly", "uv", "windows"), "generated", 1)
+    (uv_win,), _ = parse_command(features.install_command("nightly", "uv", "windows"), "generated", 1)
     assert "https://download.pytorch.org/whl/nightly/cpu" in uv_win.index_urls
     with pytest.raises(ValueError, match="no install command"):
         features.install_command("2.15", "conda")
@@ -117,13 +118,13 @@ def test_generated_windows_and_uv_commands():
     ('pip install "executorch==1.5.1"', "pin-agrees"),
 ])
 def test_uv_and_pairing_cases(command, rule):
-    (cmd,), problems = installs.parse_command(command, "x.md", 1)
+    (cmd,), problems = parse_command(command, "x.md", 1)
     assert problems == []
     assert [v.rule for v in installs.check_command(cmd, load_features(REAL_TABLE))] == [rule]
 
 
 def test_an_upgrade_inside_the_pin_passes():
-    (cmd,), _ = installs.parse_command('pip install -U "executorch==1.4.1"', "x.md", 1)
+    (cmd,), _ = parse_command('pip install -U "executorch==1.4.1"', "x.md", 1)
     assert installs.check_command(cmd, load_features(REAL_TABLE)) == []
 
 
@@ -148,10 +149,10 @@ def test_installed_metadata_refuses_executorch_1_5():
 
 def test_generated_documented_command_brings_the_delegate():
     features = load_features(REAL_TABLE)
-    (cmd,), _ = installs.parse_command(features.install_command("2.14"), "generated", 1)
+    (cmd,), _ = parse_command(features.install_command("2.14"), "generated", 1)
     assert {canonicalize_name(r.name) for r in cmd.requirements} == {
         "torch-tensorrt", "torch-tensorrt-executorch-runtime"}
-    (nightly,), _ = installs.parse_command(features.install_command("nightly"), "generated", 1)
+    (nightly,), _ = parse_command(features.install_command("nightly"), "generated", 1)
     assert nightly.pre and nightly.index_urls[0] == "https://download.pytorch.org/whl/nightly/cu132"
 
 
@@ -172,7 +173,7 @@ def test_delegate_rule_follows_the_table(tmp_path):
     moved.write_text(text.replace(old, old.replace('"2.15"', '"2.14"', 1).replace('"no"', '"yes"')))
     brings = load_features(moved)
     assert not data.release("2.14").extra_brings_delegate and brings.release("2.14").extra_brings_delegate
-    (cmd,), _ = installs.parse_command('pip install "torch-tensorrt[executorch]==2.14.0"', "x.md", 1)
+    (cmd,), _ = parse_command('pip install "torch-tensorrt[executorch]==2.14.0"', "x.md", 1)
     assert [v.rule for v in installs.check_command(cmd, data)] == ["delegate-missing"]
     assert installs.check_command(cmd, brings) == []
 
@@ -189,5 +190,5 @@ def test_marks_before_a_cell_with_options_apply(tmp_path):
     page = tmp_path / "page.md"
     page.write_text('# Page\n\n% drift: export-only\n```{code-cell} ipython3\n:tags: [remove-output]\n'
                     '%pip install "torch-tensorrt[executorch]==2.14.0"\n```\n')
-    (cmd,), problems = installs.find_commands(page, tmp_path)
+    (cmd,), problems = find_commands(page, tmp_path)
     assert problems == [] and cmd.export_only and cmd.line == 6

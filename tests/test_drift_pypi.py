@@ -8,7 +8,8 @@ import pytest
 
 import dataclasses
 
-from trtdocs.drift import installs, pypi
+from trtdocs.drift import pypi
+from trtdocs.drift.commands import parse_command
 from trtdocs.features.validate import load as load_features
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +37,7 @@ def test_pins_agree_with_the_wheels_metadata():
 
 def test_generated_command_requirements_exist(table):
     generated = load_features(REAL_TABLE).install_command(table.documented)
-    (cmd,), _ = installs.parse_command(generated, "generated", 1)
+    (cmd,), _ = parse_command(generated, "generated", 1)
     for req in cmd.requirements:
         assert any(req.specifier.contains(v) for v in pypi.versions(req.name)), str(req)
 

@@ -93,7 +93,8 @@ def _outputs(cell: nbformat.NotebookNode) -> dict[str, object]:
 
 @pytest.mark.build
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
-def test_notebook_runs_in_jupyter_like_on_the_site(path: Path, built_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_notebook_runs_in_jupyter_like_on_the_site(path: Path, built_site: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
     doc = str(path.relative_to(ROOT).with_suffix(""))
     entry = provenance(built_site)["notebooks"][doc]
     if entry["status"] == "not executed":
@@ -120,8 +121,11 @@ def test_notebook_runs_in_jupyter_like_on_the_site(path: Path, built_site: Path,
 
     # The kernel sees what it sees under `make lab` and the build: not the guide's extension.
     monkeypatch.delenv("PYTHONPATH", raising=False)
+    # In a fresh folder, as the build runs it (nb_execution_in_temp): a notebook writes the files a later
+    # page reads (programs/) and run-cpp its CMake project relative to where it runs, and a second run in
+    # the same folder would print "Overwriting main.cpp" where the site shows "Writing main.cpp".
     NotebookClient(nb, timeout=600, kernel_name="python3", skip_cells_with_tag=gating_plan.SKIP_TAG,
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
 
     site = nbformat.read(built_site / f"{doc}.ipynb", as_version=4)
     ours = [c for c in nb.cells if c.cell_type == "code"]

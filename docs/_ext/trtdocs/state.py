@@ -6,7 +6,9 @@
   docname in one place (:meth:`BuildState.purge`, :meth:`BuildState.merge`),
   so that incremental and parallel reads (``sphinx-build -j N``) see every
   page's contribution: the notebooks' plans, the features each page names,
-  the pages made from every notebook's plan or from the installed API;
+  the pages made from every notebook's plan or from the installed API; and,
+  kept across builds, what the whole build found (the installed API's key, the
+  C++ blocks left uncompiled);
 * per build, made again by each build (at ``builder-inited``, or on first
   use) and never pickled: the features table, the gating's inputs, the
   installed API.
@@ -50,6 +52,9 @@ class BuildState:
     api_docs: set[str] = dataclasses.field(default_factory=set)
     # -- across builds: the installed API's key when api_docs were last read
     api_key: str = ""
+    # the C++ blocks the drift guard did not compile, by page: ((code, header, reason), ...)
+    # (trtdocs.drift.captions, set at env-updated)
+    uncompiled: dict[str, tuple[tuple[str, str, str], ...]] = dataclasses.field(default_factory=dict)
     # -- per build, never pickled
     features: FeaturesTable | None = _per_build()  # trtdocs.features: loaded at builder-inited
     context: BuildContext | None = _per_build()  # trtdocs.notebooks: the gating's inputs

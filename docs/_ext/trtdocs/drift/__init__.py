@@ -2,13 +2,17 @@
 checked against the packages they name and the features table
 (:mod:`trtdocs.features.model`, the one model of ``docs/features.toml``).
 
-* :mod:`.installs`: install commands in the pages (rules in one frozen table), and
-  the generator of the install page's commands;
+* :mod:`.installs`: install commands in the pages (found and parsed by :mod:`.commands`),
+  rules in one frozen table, and the commands the site generates;
 * :mod:`.pypi`: the documented release's requirements resolved against PyPI's metadata;
 * :mod:`.api`: names and keywords notebook cells use, checked against the installed API
   (:mod:`trtdocs.api.uses`, griffe, no import);
 * :mod:`.options`: the ``save()`` options table of docs/data against the installed ``save()``;
-* :mod:`.cpp`: C++ blocks compiled against ExecuTorch's C++ package headers, CMake parsed;
+* :mod:`.cpp`: C++ blocks compiled against the headers of the ExecuTorch release their
+  page names, CMake parsed; :mod:`.captions` says under each block it could not compile why;
+* :mod:`.marks`: guard marks sit on MyST comment lines above a block, never in code;
+* :mod:`.programs`: a file one page hands to a later page is written first, in ``programs/``;
+* :mod:`.evidence`: the evidence register (``docs/evidence/<page>.toml``) against its pages;
 * :mod:`.sphinx`: a build hook that reports every violation as a warning with file and line.
 
 Every guard returns :class:`Violation` objects; ``python -m trtdocs.drift`` prints them.

@@ -3,7 +3,7 @@
 Every ```cpp / ```c++ block (or ``{code-block} cpp``) is compiled with
 ``g++ -fsyntax-only -std=c++17`` against the headers of ExecuTorch's C++
 package (the executorch 1.5.x wheel in ``$EXECUTORCH_CXX_PREFIX``, see
-:mod:`trtdocs.cxxsdk`; the installed wheel's headers when there is none), with
+:mod:`trtdocs.notebooks.cxxsdk`; the installed wheel's headers when there is none), with
 the definition its CMake package gives consumers for the bundled c10 headers,
 and with the CUDA headers of the venv's NVIDIA packages (``nvidia/cu13/include``).
 A block that includes a header the machine lacks is not compiled: it is
@@ -20,7 +20,12 @@ of a larger file shown for reading; it is listed as skipped with that reason. A
 block under ``% drift: executorch X.Y`` is written for that release's C++ API
 (the ExecuTorch a release's source build pins): it compiles against the headers
 of whichever ExecuTorch here has that version, the C++ package or the installed
-wheel, and fails when neither has it.
+wheel, and fails when neither has it. A release no package here ships (one of
+:data:`UNPACKAGED_RELEASES`, which says why) is listed, not compiled; any other
+release is a violation, so a mistyped mark fails.
+
+Every block that is not compiled is listed (:class:`Listed`) with its reason;
+:mod:`.captions` prints that reason under the block on the page.
 
 A code cell that starts with ``%%writefile <file>`` is a block in the
 language of that file: C++ for a ``.cpp``/``.h`` file, CMake for
@@ -64,7 +69,8 @@ RULES: Mapping[str, str] = MappingProxyType({
     "header-missing": "a missing header is in EXPECTED_MISSING, with the reason it is absent",
     "cmake-parse": "a CMake block parses (cmake -P inside if(FALSE))",
     "toolchain": "g++ and cmake are on PATH",
-    "api-version": "a block marked for an ExecuTorch release compiles against that release's headers",
+    "api-version": "a block marked for an ExecuTorch release compiles against that release's headers, "
+                   "or the release is in UNPACKAGED_RELEASES (listed, with the reason)",
 })
 
 # Header pattern (fnmatch) -> why the build machine does not have it.
@@ -72,14 +78,26 @@ EXPECTED_MISSING: Mapping[str, str] = MappingProxyType({
     "executorch/extension/cuda/*": "the CUDA stream extension ships only in ExecuTorch's CUDA builds, "
                                    "not in the CPU wheel's C++ package",
     "executorch/backends/*": "backend headers come with an ExecuTorch source tree, not the C++ package",
-    "torch_tensorrt/*": "the TensorRT delegate's headers ship in the libtorchtrt tarball, not in a package here",
+    "torch_tensorrt/*": "the TensorRT delegate's headers ship in the libtorchtrt tarball, "
+                        "not in a package the build installs",
     "NvInfer*.h": "TensorRT's headers: pip's TensorRT wheels carry libraries only",
 })
 # The same for the installed Python wheel's headers (a block marked for its release).
 WHEEL_MISSING: Mapping[str, str] = MappingProxyType({
-    "executorch/extension/module/*": "the executorch 1.4.1 wheel ships no Module API headers",
-    "executorch/extension/data_loader/*": "the executorch 1.4.1 wheel ships no data loader headers",
-    "executorch/extension/flat_tensor/*": "the executorch 1.4.1 wheel ships no flat_tensor headers",
+    "executorch/extension/module/*": "no ExecuTorch 1.4 package ships the Module API headers: "
+                                     "the executorch 1.4.1 wheel carries only the runtime's",
+    "executorch/extension/data_loader/*": "no ExecuTorch 1.4 package ships the data loader headers: "
+                                          "the executorch 1.4.1 wheel carries only the runtime's",
+    "executorch/extension/flat_tensor/*": "no ExecuTorch 1.4 package ships the flat_tensor headers: "
+                                          "the executorch 1.4.1 wheel carries only the runtime's",
+})
+
+# ExecuTorch releases a page may mark blocks for whose headers no package here ships,
+# and why. Measured: PyPI has no sdist of any 1.x release and the 1.4.x wheels ship the
+# same 113 runtime headers on every platform (no extension/module); see the tests.
+UNPACKAGED_RELEASES: Mapping[str, str] = MappingProxyType({
+    "1.6": "ExecuTorch 1.6, which Torch-TensorRT 2.15 pins, ships only as nightly builds on "
+           "PyTorch's own package index, and the build installs none of them",
 })
 
 CPP_SUFFIXES = frozenset({".cpp", ".cc", ".cxx", ".h", ".hpp"})
@@ -94,9 +112,12 @@ class Listed:
     """A block not compiled, and why."""
 
     path: str  # page
-    line: int  # page line of the block's first line
-    header: str  # the missing header ("" for a fragment)
-    reason: str  # from EXPECTED_MISSING, or the fragment mark
+    line: int  # page line of the missing include (of the block's first line when no header)
+    header: str  # the missing header ("" for a fragment or an unpackaged release)
+    reason: str  # from EXPECTED_MISSING, WHEEL_MISSING, UNPACKAGED_RELEASES or the fragment mark
+    fence_line: int = 0  # page line of the block's opening fence
+    code: str = ""  # the block's code, as the page shows it (to find it in the doctree)
+    release: str = ""  # the ExecuTorch release whose headers were used ("" when none)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -119,7 +140,7 @@ def wheel_include() -> Path | None:
 
 
 def executorch_include() -> Path | None:
-    """The C++ package's ``include`` (trtdocs.cxxsdk), else the installed wheel's."""
+    """The C++ package's ``include`` (trtdocs.notebooks.cxxsdk), else the installed wheel's."""
     return cxxsdk.include_dir() or wheel_include()
 
 
@@ -200,11 +221,17 @@ def _missing_project_headers(block: Block, dirs: Sequence[Path]) -> list[tuple[i
     return out
 
 
+def listed(block: Block, rel: str, line: int, header: str, reason: str, release: str = "") -> Listed:
+    """A block not compiled, with what :mod:`.captions` needs to find it on the page."""
+    return Listed(rel, line, header, reason, block.fence_line, block.text, release)
+
+
 def check_cpp_block(block: Block, rel: str, dirs: Sequence[Path],
-                    expected: Mapping[str, str] = EXPECTED_MISSING) -> tuple[list[Violation], list[Listed], bool]:
+                    expected: Mapping[str, str] = EXPECTED_MISSING,
+                    release: str = "") -> tuple[list[Violation], list[Listed], bool]:
     """Violations, listed blocks, and whether it was compiled."""
     if FRAGMENT_MARK in block.marks:
-        return [], [Listed(rel, block.first_line, "", "a fragment (marked '% drift: fragment')")], False
+        return [], [listed(block, rel, block.first_line, "", "a fragment of a larger file")], False
     missing = _missing_project_headers(block, dirs)
     if not missing:
         with tempfile.TemporaryDirectory(prefix="drift-cpp-") as tmp:
@@ -221,7 +248,8 @@ def check_cpp_block(block: Block, rel: str, dirs: Sequence[Path],
         line = next((block.first_line + n for n, text in enumerate(block.lines)
                      if (m := _INCLUDE.match(text)) and m[1] == header), block.first_line)
         missing = [(line, header)]
-    violations, listed = [], []
+    violations: list[Violation] = []
+    found: list[Listed] = []
     for line, header in missing:
         reason = expected_reason(header, expected)
         if reason is None:
@@ -229,8 +257,8 @@ def check_cpp_block(block: Block, rel: str, dirs: Sequence[Path],
                                         f"<{header}> is not on this machine and not in EXPECTED_MISSING "
                                         f"(trtdocs/drift/cpp.py); add it with the reason, or fix the include"))
         else:
-            listed.append(Listed(rel, line, header, reason))
-    return violations, listed, False
+            found.append(listed(block, rel, line, header, reason, release))
+    return violations, found, False
 
 
 def _compile_errors(stderr: str, src: Path, block: Block, rel: str) -> list[Violation]:
@@ -281,10 +309,12 @@ def code_block(block: Block) -> Block | None:
 def check_pages(root: Path, globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterable[Path] | None = None,
                 extra_include: Sequence[Path] = ()) -> Result:
     violations: list[Violation] = []
-    listed: list[Listed] = []
+    listed_blocks: list[Listed] = []
     compiled = parsed = 0
     dirs = include_dirs(extra_include)
     by_api = api_include_dirs(extra_include)
+    # the release unmarked blocks compile against: the C++ package's, else the wheel's
+    default_release = _minor(cxxsdk.sdk_version() if cxxsdk.include_dir() else _wheel_version()) or ""
     tools = {"g++": shutil.which("g++"), "cmake": _cmake()}
     for path in (list(paths) if paths is not None else page_paths(root, globs)):
         rel = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
@@ -297,14 +327,19 @@ def check_pages(root: Path, globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterabl
                     continue
                 marked = next(filter(None, map(API_MARK.match, block.marks)), None)
                 if marked and marked[1] not in by_api:
+                    if (why := UNPACKAGED_RELEASES.get(marked[1])) is not None:
+                        listed_blocks.append(listed(block, rel, block.first_line, "", why, marked[1]))
+                        continue
                     violations.append(Violation(rel, block.first_line, "api-version",
                                                 f"the block is marked for executorch {marked[1]}; the headers here "
-                                                f"are executorch {', '.join(sorted(by_api)) or 'none'}"))
+                                                f"are executorch {', '.join(sorted(by_api)) or 'none'}, and "
+                                                f"UNPACKAGED_RELEASES (trtdocs/drift/cpp.py) does not name it"))
                     continue
                 block_dirs, expected = by_api[marked[1]] if marked else (dirs, EXPECTED_MISSING)
-                v, lst, done = check_cpp_block(block, rel, block_dirs, expected)
+                version = marked[1] if marked else default_release
+                v, lst, done = check_cpp_block(block, rel, block_dirs, expected, version)
                 violations += v
-                listed += lst
+                listed_blocks += lst
                 compiled += done
             elif block.language in CMAKE_LANGUAGES:
                 if tools["cmake"] is None:
@@ -312,4 +347,4 @@ def check_pages(root: Path, globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterabl
                     continue
                 violations += check_cmake_block(block, rel)
                 parsed += 1
-    return Result(tuple(violations), tuple(listed), compiled, parsed)
+    return Result(tuple(violations), tuple(listed_blocks), compiled, parsed)

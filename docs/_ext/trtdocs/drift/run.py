@@ -12,10 +12,11 @@ from ..api.index import ApiIndex
 from ..features.model import FeaturesTable
 from ..features.validate import DEFAULT_FILE
 from ..features.validate import load as load_features
-from . import Violation, api, cpp, installs, options
+from . import Violation, api, cpp, evidence, installs, marks, options, programs
 from .blocks import page_paths
 
-GUARDS = ("installs", "api", "cpp")  # the offline guards; the PyPI check runs in tests/CLI only
+# the offline guards; the PyPI check runs in tests/CLI only
+GUARDS = ("installs", "api", "cpp", "marks", "programs", "evidence")
 DEFAULT_TABLE = DEFAULT_FILE
 SAVE_OPTIONS = "docs/data/save-options.toml"  # checked with the api guard (drift/options.py)
 
@@ -26,18 +27,18 @@ class Report:
 
     violations: tuple[Violation, ...]  # errors: the build warns (fails under -W), tests fail
     notes: tuple[str, ...]  # not errors: gated API findings, C++ blocks not compiled and why
-
-
-_VIOLATION_FIELDS = ("path", "line", "rule", "message", "cell")
+    uncompiled: tuple[cpp.Listed, ...] = ()  # the C++ blocks not compiled (captioned on their pages)
 
 
 def report_to_json(report: Report) -> dict[str, Any]:
     return {"notes": list(report.notes),
-            "violations": [{f: getattr(v, f) for f in _VIOLATION_FIELDS} for v in report.violations]}
+            "violations": [dataclasses.asdict(v) for v in report.violations],
+            "uncompiled": [dataclasses.asdict(item) for item in report.uncompiled]}
 
 
 def report_from_json(data: dict[str, Any]) -> Report:
-    return Report(tuple(Violation(**v) for v in data["violations"]), tuple(data["notes"]))
+    return Report(tuple(Violation(**v) for v in data["violations"]), tuple(data["notes"]),
+                  tuple(cpp.Listed(**item) for item in data.get("uncompiled", ())))
 
 
 def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path: Path | None = None,
@@ -53,6 +54,7 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
         features = load_features(path) if path.is_file() else None
     violations: list[Violation] = []
     notes: list[str] = []
+    uncompiled: list[cpp.Listed] = []
     if "installs" in guards:
         if features is None:
             notes.append(f"install commands not checked: no features table at {DEFAULT_TABLE}")
@@ -82,4 +84,16 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
         notes += [f"{item.path}:{item.line}: C++ block not compiled: "
                   f"{'<' + item.header + '> missing: ' if item.header else ''}{item.reason}"
                   for item in result.listed]
-    return Report(tuple(violations), tuple(notes))
+        uncompiled += result.listed
+    if "marks" in guards:
+        violations += marks.check_pages(root, page_paths(root))
+    if "programs" in guards and (root / programs.INDEX).is_file():
+        violations += programs.check(root)
+    if "evidence" in guards:
+        register = evidence.check(root)
+        violations += register.violations
+        if register.without_evidence:
+            notes.append(f"{len(register.without_evidence)} guide page(s) without an evidence file in "
+                         f"{evidence.EVIDENCE_DIR}/ (listed, not failed: require=False): "
+                         f"{', '.join(register.without_evidence)}")
+    return Report(tuple(violations), tuple(notes), tuple(uncompiled))

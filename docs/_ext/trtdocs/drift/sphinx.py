@@ -34,7 +34,7 @@ from ..api import model as api_model
 from ..features.sphinx import table
 from ..notebooks import cxxsdk
 from ..vocab import FAMILY
-from . import installs
+from . import evidence, installs
 from .blocks import page_paths
 from .run import SAVE_OPTIONS, Report, report_from_json
 
@@ -54,7 +54,8 @@ def _cache_key(root: Path, features: FeaturesTable) -> str:
     """Everything the guards read: pages, table, their own code, packages, toolchain."""
     h = hashlib.sha256()
     package = Path(__file__).parents[1]  # the guards, and the API and features code they run
-    files = [*page_paths(root), Path(features.path), root / SAVE_OPTIONS, *sorted(package.glob("drift/*.py")),
+    files = [*page_paths(root), Path(features.path), root / SAVE_OPTIONS,
+             *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml")), *sorted(package.glob("drift/*.py")),
              *sorted(package.glob("api/*.py")), *sorted(package.glob("features/*.py"))]
     for f in files:
         h.update(str(f).encode())
@@ -92,6 +93,7 @@ class _Run:
     process: subprocess.Popen[str] | None = None  # python -m trtdocs.drift --json
 
     def result(self) -> Report:
+        """The report: from the cache, or from the child process (waited for once)."""
         if self.report is not None:
             return self.report
         assert self.process is not None
@@ -101,7 +103,8 @@ class _Run:
         data = json.loads(out.strip().splitlines()[-1])
         self.cache.parent.mkdir(parents=True, exist_ok=True)
         self.cache.write_text(json.dumps({"key": self.key, **data}, indent=1), encoding="utf-8")
-        return report_from_json(data)
+        self.report = report_from_json(data)
+        return self.report
 
 
 # The guards of each running build, by app: a process handle cannot live in the
@@ -131,6 +134,12 @@ def _start(app: Sphinx) -> None:
     _RUNNING[id(app)] = run
 
 
+def current_report(app: Sphinx) -> Report | None:
+    """The guards' report of this build (waits for them), or None when they do not run."""
+    run = _RUNNING.get(id(app))
+    return run.result() if run is not None else None
+
+
 def _report(app: Sphinx, exc: Exception | None) -> None:
     """At build-finished: every violation is a warning with its page and line."""
     run = _RUNNING.pop(id(app), None)
@@ -147,7 +156,7 @@ def _report(app: Sphinx, exc: Exception | None) -> None:
             generated += installs.check_generated(
                 {release.key: text}, features, installed,
                 path=f"{os.path.relpath(features.path, root)} ({variant})")
-    report = Report(report.violations + tuple(generated), report.notes)
+    report = dataclasses.replace(report, violations=report.violations + tuple(generated))
     for note in report.notes:
         logger.info("drift: %s", note)
     gated = "trtdocs.notebooks" in app.extensions
@@ -163,8 +172,11 @@ def _report(app: Sphinx, exc: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
+    from . import captions
+
     app.setup_extension("trtdocs.config")
     app.setup_extension("trtdocs.features")  # the guards check against its table
     app.connect("builder-inited", _start)
     app.connect("build-finished", _report)
+    captions.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,308 @@
+"""The evidence register: where each claim of a guide page was checked (contract 5).
+
+``docs/evidence/<page>.toml`` holds, for one guide page (``index.toml`` for the
+landing page, ``<name>.toml`` for ``notebooks/<name>.md``), one ``[[claim]]``
+table per claim::
+
+    [[claim]]
+    text = "Importing the package does nothing by itself"
+    source = "torch-tensorrt-executorch-runtime 0.1.0: torch_tensorrt_executorch_runtime/__init__.py"
+
+``text`` is a verbatim fragment of the page's ``.md`` source (prose, a code line
+or a shell line), compared with every run of whitespace made one space;
+``source`` names the wheel and version, file and function, or the pull request,
+issue or commit URL. A page's sentence that changes no longer holds its
+``text``, so the claim is checked again.
+
+Claim-like units of a page's prose (paragraph sentences, list items, headings,
+table rows; not code, outputs or MyST comments) are the ones that match
+:data:`CLAIM_PATTERNS`: a version number, or a word of the frozen
+:data:`CLAIM_WORDS` (behaviour, defaults, limits, failures, copies, platforms).
+A unit is covered when an entry's ``text`` occurs in it or it occurs in an
+entry's ``text``. Steps are covered the same way: every shell block, every C++
+block and every code cell gated on ``cuda`` or ``tensorrt`` (which never runs
+when the site is built) needs an entry whose ``text`` occurs in it.
+
+Every guide page has an evidence file: a page without one is a violation
+(:data:`REQUIRE_EVIDENCE`). ``check(..., require=False)`` lists such pages
+instead, for a page still being written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from types import MappingProxyType
+
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from myst_parser.config.main import MdParserConfig
+from myst_parser.parsers.mdit import create_md_parser
+
+from . import Violation
+from .blocks import CODE_DIRECTIVES, Block, directive_options, iter_blocks
+
+REQUIRE_EVIDENCE = True  # a guide page without an evidence file fails
+EVIDENCE_DIR = "docs/evidence"
+INDEX_PAGE = "index.md"
+NOTEBOOKS = "notebooks"
+TOP_KEYS = frozenset({"claim"})
+CLAIM_KEYS = frozenset({"text", "source"})
+RULES: Mapping[str, str] = MappingProxyType({
+    "evidence-toml": "an evidence file is valid TOML",
+    "evidence-keys": "an evidence file has only [[claim]] tables, each with a non-empty text and source only",
+    "evidence-page": "an evidence file names a guide page that exists (index.toml, or notebooks/<name>.md)",
+    "evidence-stale": "every text occurs verbatim (whitespace-normalised) in its page's .md source",
+    "evidence-duplicate": "no text is written twice in one file",
+    "evidence-coverage": "every claim-like unit of the page's prose is covered by an entry",
+    "evidence-steps": "every shell block, C++ block and gated code cell holds an entry's text",
+    "evidence-missing": "a guide page has an evidence file",
+})
+# Words that make a sentence state a behaviour, a default, a limit or a platform. Measured on
+# the pages as they stood when this was written (main at 126a025, the landing page and the 16
+# notebooks): 348 of 690 prose units match (21 by a version number); the commonest words are
+# "one", "not", "only", "no", "every", "needs", "fails", "default", "copies". Each word was
+# kept because the units it adds state a behaviour (issue 19's wrong claims all match).
+CLAIM_WORDS: frozenset[str] = frozenset({
+    # defaults and limits
+    "default", "defaults", "only", "always", "never", "must", "cannot", "can't", "unless",
+    "requires", "required", "require", "needs", "pins", "pinned",
+    # failure
+    "fails", "fail", "failed", "refuses", "refused", "raises", "raise", "rejects", "rejected",
+    "crashes", "error", "errors",
+    # behaviour a reader relies on
+    "copies", "copy", "clones", "allocates", "overwrites", "ignores", "ignored", "supports",
+    "supported", "unsupported", "ships", "links",
+    # absence, number, universality: "has no CUDA backend", "one method", "every call"
+    "no", "not", "none", "neither", "nor", "every", "one", "self-contained", "overwritten", "wrong",
+    # platforms
+    "linux", "windows", "macos", "aarch64", "arm64", "x86-64", "x86_64", "jetson", "jetpack",
+    "orin", "thor", "ampere", "hopper", "blackwell",
+})
+CLAIM_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType({
+    "version": re.compile(r"(?<![\w.])\d+\.\d+(?:\.\d+)?(?![\w.]*\w)"),  # 2.14, 1.4.1; not x.pte
+    "word": re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(CLAIM_WORDS, key=len, reverse=True)))
+                       + r")(?![\w-])", re.I),
+})
+SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "console", "zsh"})
+CPP_LANGUAGES = frozenset({"cpp", "c++", "cxx"})
+GATING = frozenset({"cuda", "tensorrt"})  # cell requirements the build machine never meets
+# Directives whose body is not Markdown prose.
+NOT_PROSE = CODE_DIRECTIVES | frozenset({"toctree", "math", "raw", "csv-table", "mermaid", "literalinclude",
+                                         "include", "install-command", "graphviz", "digraph", "graph"})
+_PARSER = create_md_parser(MdParserConfig(enable_extensions={"colon_fence", "deflist", "substitution"}),
+                           RendererHTML)
+_DIRECTIVE = re.compile(r"^\{(?P<name>[\w:-]+)\}")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*_\[{(\"'])")
+_WS = re.compile(r"\s+")
+_BUILD_FILE = re.compile(r"%%writefile\s+(?:-a\s+)?\S*(\.(cpp|cc|cxx|h|hpp|cmake)|CMakeLists\.txt)\s*$")
+
+
+def normal(text: str) -> str:
+    """Whitespace-normalised: every run of whitespace one space, none at the ends."""
+    return _WS.sub(" ", text).strip()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Unit:
+    """A claim-sized piece of prose: a sentence, a list item's sentence, a heading, a table row."""
+
+    line: int  # 1-based page line where it starts
+    text: str  # whitespace-normalised source
+
+    def claim(self) -> str | None:
+        """The first claim-like match, or None."""
+        for pattern in CLAIM_PATTERNS.values():
+            if m := pattern.search(self.text):
+                return m[0]
+        return None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Entry:
+    text: str
+    source: str
+    line: int  # line of its [[claim]] header in the evidence file
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Result:
+    violations: tuple[Violation, ...]
+    without_evidence: tuple[str, ...]  # guide pages with no evidence file (listed, not failed)
+
+
+def guide_pages(root: Path) -> list[Path]:
+    """The pages that get an evidence file: the landing page and the notebooks."""
+    return [p for p in [root / INDEX_PAGE, *sorted((root / NOTEBOOKS).glob("*.md"))] if p.is_file()]
+
+
+def evidence_file(root: Path, page: Path) -> Path:
+    stem = "index" if page == root / INDEX_PAGE else page.stem
+    return root / EVIDENCE_DIR / f"{stem}.toml"
+
+
+def page_of(root: Path, evidence: Path) -> Path:
+    return root / INDEX_PAGE if evidence.stem == "index" else root / NOTEBOOKS / f"{evidence.stem}.md"
+
+
+def prose_units(text: str) -> list[Unit]:
+    """The claim-sized units of a page's prose, in page order."""
+    return list(_units(text, 0))
+
+
+def _units(text: str, offset: int) -> Iterator[Unit]:
+    lines = text.splitlines()
+    in_row = in_heading = False
+    for token in _PARSER.parse(text):
+        if token.type in ("tr_open", "heading_open"):
+            in_row, in_heading = token.type == "tr_open", token.type == "heading_open"
+            if in_row and token.map:
+                yield Unit(offset + token.map[0] + 1, normal(lines[token.map[0]]))
+        elif token.type in ("tr_close", "heading_close"):
+            in_row = in_heading = False
+        elif token.type == "inline" and token.map and not in_row:
+            if in_heading:
+                yield Unit(offset + token.map[0] + 1, normal(token.content))
+            else:
+                yield from _sentences(token, offset)
+        elif token.type in ("fence", "colon_fence") and token.map:
+            yield from _directive_units(token, offset)
+
+
+def _sentences(token: Token, offset: int) -> Iterator[Unit]:
+    assert token.map is not None
+    content, start = token.content, 0
+    for m in [*_SENTENCE_END.finditer(content), None]:
+        end = m.start() if m else len(content)
+        if piece := normal(content[start:end]):
+            yield Unit(offset + token.map[0] + 1 + content.count("\n", 0, start), piece)
+        start = m.end() if m else end
+
+
+def _directive_units(token: Token, offset: int) -> Iterator[Unit]:
+    """A directive's Markdown body (a note, a tab, a card), parsed again; code bodies skipped."""
+    assert token.map is not None
+    m = _DIRECTIVE.match(token.info.strip())
+    if m is None or m["name"] in NOT_PROSE:
+        return
+    body = token.content.splitlines()
+    _, skip = directive_options(body)
+    yield from _units("\n".join(body[skip:]) + "\n", offset + token.map[0] + 1 + skip)
+
+
+def load(path: Path, rel: str) -> tuple[list[Entry], list[Violation]]:
+    """An evidence file's entries, and what is wrong with its shape."""
+    raw = path.read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as exc:
+        line = int(m[1]) if (m := re.search(r"line (\d+)", str(exc))) else 1
+        return [], [Violation(rel, line, "evidence-toml", f"not valid TOML: {exc}")]
+    headers = [n for n, text in enumerate(raw.splitlines(), start=1) if text.strip() == "[[claim]]"]
+    problems: list[Violation] = []
+    if unknown := set(data) - TOP_KEYS:
+        problems.append(Violation(rel, 1, "evidence-keys", f"unknown top-level key(s) {sorted(unknown)}; "
+                                                           f"the file holds [[claim]] tables only"))
+    claims = data.get("claim", [])
+    if not isinstance(claims, list):
+        return [], [*problems, Violation(rel, 1, "evidence-keys", "claim must be [[claim]] tables")]
+    entries: list[Entry] = []
+    for n, claim in enumerate(claims):
+        line = headers[n] if n < len(headers) else 1
+        if not isinstance(claim, dict):
+            problems.append(Violation(rel, line, "evidence-keys", "a claim must be a table"))
+            continue
+        if unknown := set(claim) - CLAIM_KEYS:
+            problems.append(Violation(rel, line, "evidence-keys", f"unknown key(s) {sorted(unknown)}; a claim "
+                                                                  f"has {', '.join(sorted(CLAIM_KEYS))} only"))
+        missing = [k for k in sorted(CLAIM_KEYS) if not isinstance(claim.get(k), str) or not claim[k].strip()]
+        if missing:
+            problems.append(Violation(rel, line, "evidence-keys", f"{', '.join(missing)} missing or empty"))
+            continue
+        entries.append(Entry(normal(claim["text"]), claim["source"].strip(), line))
+    return entries, problems
+
+
+def _steps(path: Path) -> Iterator[tuple[Block, str]]:
+    """The blocks that need an entry: shell and C++ blocks, cells that write a C++ or
+    CMake file or run a shell, gated code cells."""
+    for block in iter_blocks(path):
+        first = block.lines[0] if block.lines else ""
+        if block.kind in ("fence", "code-block", "code") and block.language in SHELL_LANGUAGES:
+            yield block, "shell step"
+        elif block.kind in ("fence", "code-block", "code") and block.language in CPP_LANGUAGES:
+            yield block, "C++ block"
+        elif block.kind != "code-cell":
+            continue
+        elif GATING & set(re.findall(r"[\w:-]+", block.options.get("requires", ""))):
+            yield block, "gated cell"
+        elif re.match(_BUILD_FILE, first):
+            yield block, "C++ or CMake file cell"
+        elif re.match(r"%%(bash|sh)\b", first):
+            yield block, "shell cell"
+
+
+def check_page(root: Path, page: Path, evidence: Path) -> list[Violation]:
+    """The rules for one page and its evidence file."""
+    rel_file, rel_page = (str(p.relative_to(root)) for p in (evidence, page))
+    entries, violations = load(evidence, rel_file)
+    if any(v.rule == "evidence-toml" for v in violations):
+        return violations  # the file's entries are unknown: coverage would report every claim
+    source = page.read_text(encoding="utf-8")
+    whole = normal(source)
+    seen: set[str] = set()
+    for entry in entries:
+        if entry.text in seen:
+            violations.append(Violation(rel_file, entry.line, "evidence-duplicate", f"{entry.text!r} again"))
+        seen.add(entry.text)
+        if entry.text not in whole:
+            violations.append(Violation(rel_file, entry.line, "evidence-stale",
+                                        f"{entry.text!r} no longer occurs in {rel_page}: check the claim "
+                                        f"again and write its text as the page has it"))
+    texts = [e.text for e in entries]
+    for unit in prose_units(source):
+        word = unit.claim()
+        if word and not any(t in unit.text or unit.text in t for t in texts):
+            violations.append(Violation(rel_page, unit.line, "evidence-coverage",
+                                        f"a claim ({word!r}) with no entry in {rel_file}: {unit.text[:120]!r}"))
+    for block, kind in _steps(page):
+        code = normal(block.text)
+        if not any(t in code for t in texts):
+            violations.append(Violation(rel_page, block.fence_line, "evidence-steps",
+                                        f"this {kind} has no entry in {rel_file} (an entry's text is a line of it)"))
+    return violations
+
+
+def check(root: Path, *, require: bool = REQUIRE_EVIDENCE) -> Result:
+    """Every evidence file, and every guide page against its file."""
+    root = root.resolve()
+    violations: list[Violation] = []
+    without: list[str] = []
+    pages = guide_pages(root)
+    for evidence in sorted((root / EVIDENCE_DIR).glob("*.toml")):
+        if page_of(root, evidence) not in pages:
+            violations.append(Violation(str(evidence.relative_to(root)), 1, "evidence-page",
+                                        f"names no guide page: {page_of(root, evidence).relative_to(root)} "
+                                        f"does not exist"))
+    for page in pages:
+        evidence = evidence_file(root, page)
+        if evidence.is_file():
+            violations += check_page(root, page, evidence)
+        elif require:
+            violations.append(Violation(str(page.relative_to(root)), 1, "evidence-missing",
+                                        f"no evidence file {evidence.relative_to(root)}"))
+        else:
+            without.append(str(page.relative_to(root)))
+    return Result(tuple(violations), tuple(without))
+
+
+def measure(root: Path, pages: Iterable[Path] | None = None) -> dict[str, tuple[int, int]]:
+    """Page -> (claim-like units, all units): what the vocabulary picks on real pages."""
+    out = {}
+    for page in pages if pages is not None else guide_pages(root):
+        units = prose_units(page.read_text(encoding="utf-8"))
+        out[str(page.relative_to(root))] = (sum(1 for u in units if u.claim()), len(units))
+    return out
