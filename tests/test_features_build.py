@@ -32,7 +32,7 @@ def notes(page: Path) -> dict[str, list[str]]:
     """Admonition titles of feature notes, and inline role texts, in order."""
     text = page.read_text(encoding="utf-8")
     strip = lambda s: html.unescape(re.sub(r"<[^>]+>", "", s)).strip()  # noqa: E731
-    titles = re.findall(r'trtdocs-feature-note[^"]*">\s*<p class="admonition-title">(.*?)</p>', text, re.S)
+    titles = re.findall(r'trtdocs-version-note[^"]*">\s*<p class="admonition-title">(.*?)</p>', text, re.S)
     inline = re.findall(r'<span class="trtdocs-feature">(.*?</a>\))</span>', text, re.S)
     return {"titles": [strip(t) for t in titles], "inline": [strip(i) for i in inline]}
 
@@ -49,42 +49,37 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[s
 
 
 def test_notes_follow_the_documented_release(both: dict[str, dict[str, list[str]]]) -> None:
+    # what the documented release has everywhere gets no note: the guide is about that release
     assert both["2.14"]["titles"] == [
-        "New in 2.14",
         "Needs Torch-TensorRT 2.15 or newer",
-        "Needs a build newer than 2.14, such as a nightly",
-        "New in 2.14",
+        "Needs a Torch-TensorRT build newer than 2.15, such as a nightly",
+        "Linux x86-64 only",
     ]
     assert both["2.15"]["titles"] == [
-        "Since 2.14",
-        "New in 2.15",
-        "Needs a build newer than 2.15, such as a nightly",
-        "Since 2.14",
+        "Needs a Torch-TensorRT build newer than 2.15, such as a nightly",
+        "Linux x86-64 only",
     ]
-    # "old" works everywhere 2.15 runs, so the 2.14 note says where it is limited;
-    # "runner" is Linux x86-64 in every release, narrower than either release.
+    # "runner" is Linux x86-64 in every release, narrower than either release
     assert both["2.14"]["inline"] == [
-        "(New in 2.14; Linux only in 2.14)",
         "(Needs Torch-TensorRT 2.15 or newer)",
-        "(Needs a build newer than 2.14, such as a nightly)",
-        "(New in 2.14; Linux x86-64 only in 2.14)",
+        "(Needs a Torch-TensorRT build newer than 2.15, such as a nightly)",
+        "(Linux x86-64 only)",
     ]
     assert both["2.15"]["inline"] == [
-        "(Since 2.14)",
-        "(New in 2.15)",
-        "(Needs a build newer than 2.15, such as a nightly)",
-        "(Since 2.14; Linux x86-64 only in 2.15)",
+        "(Needs a Torch-TensorRT build newer than 2.15, such as a nightly)",
+        "(Linux x86-64 only)",
     ]
     # Nothing typed by hand survives a switch: no note keeps the other release's words.
-    assert not any("2.14, such" in t or "New in 2.14" in t for t in both["2.15"]["titles"])
+    assert not any("Needs Torch-TensorRT 2.15" in t for t in both["2.15"]["titles"] + both["2.15"]["inline"])
 
 
 def test_notes_link_to_the_matrix_row(tmp_path: Path) -> None:
     proc = build(FIXTURE, tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
     page = (tmp_path / "out" / "page.html").read_text(encoding="utf-8")
-    for fid in ("old", "next", "future", "runner"):
+    for fid in ("next", "future", "runner"):
         assert f'href="support-matrix.html#feature-{fid}"' in page
+    assert 'href="support-matrix.html#feature-old"' not in page  # 2.14 has it everywhere: no note
     matrix = (tmp_path / "out" / "support-matrix.html").read_text(encoding="utf-8")
     assert 'id="feature-internal"' in matrix
     assert "internal to the delegate" in matrix
@@ -145,17 +140,23 @@ def test_matrix_cells_show_state_and_source(tmp_path: Path) -> None:
     proc = build(FIXTURE, tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
     matrix = (tmp_path / "out" / "support-matrix.html").read_text(encoding="utf-8")
-    cells = re.findall(r'<abbr class="trtdocs-cell trtdocs-cell-(\w+)" title="([^"]*)">([^<]*)</abbr>', matrix)
+    cells = re.findall(r'<abbr class="trtdocs-cell trtdocs-cell-(\w+)" title="([^"]*)">'
+                       r'<span class="trtdocs-cell-mark">([^<]*)</span><span class="trtdocs-cell-word">([^<]*)</span>',
+                       matrix)
     # six features x three releases, in row order; "internal" (the fifth) is yes, unconfirmed, broken
     assert len(cells) == 18
-    assert cells[12:15] == [("yes", "Source: fixture", "yes"), ("unconfirmed", "No source shows it", "unconfirmed"),
-                          ("broken", "Source: fixture", "broken")]
-    words = html.unescape(re.sub(r"<[^>]+>", "", matrix))
-    # the list under the matrix spells out every cell's source
-    assert "Nightly: broken. Source: fixture." in words
-    assert "2.15: unconfirmed. Known: a fixture note." in words
-    assert '<abbr class="trtdocs-cell trtdocs-cell-unconfirmed" title="Known: a fixture note">unconfirmed</abbr>' \
+    assert cells[12:15] == [("yes", "Source: pytorch/TensorRT#1", "\u2713", " yes"),
+                            ("unconfirmed", "No source shows it", "?", " unconfirmed"),
+                            ("broken", "Source: pytorch/TensorRT#1", "!", " broken")]
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", "", matrix)).split())
+    # the list under the matrix gives every cell's sources, each a link to what it cites
+    assert "Nightly: broken. pytorch/TensorRT#1" in words
+    assert "2.15: unconfirmed. Known: pytorch/TensorRT#2: a fixture note" in words
+    assert '<a class="reference external" href="https://github.com/pytorch/TensorRT/pull/2">' in matrix
+    assert '<abbr class="trtdocs-cell trtdocs-cell-unconfirmed" title="Known: pytorch/TensorRT#2: a fixture note">' \
         in matrix
+    # no feature id is shown to readers (the entries' ids are anchors only)
+    assert ">internal<" not in matrix and "<code" not in matrix.split('trtdocs-feature-list', 1)[1].split("</dt>", 1)[0]
     # a release that is not on PyPI prints no pins
     assert "unknown: not released, so no published metadata states them" in words
     assert re.search(r'<abbr title="From torch-tensorrt 2\.14\.0 metadata, Requires-Dist">'
@@ -171,26 +172,25 @@ def test_inline_notes_fit_their_sentence(tmp_path: Path) -> None:
     proc = build(FIXTURE, tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
     text = _text(tmp_path / "out" / "prose.html")
-    # inside the prose's own parentheses the note brings none
-    assert "The export keeps it (New in 2.14; Linux only in 2.14)." in text
-    # a run of equal notes says it once; different notes both stay
-    assert ("Both exist (New in 2.14; Linux only in 2.14, New in 2.14; Linux x86-64 only in 2.14) "
-            "and so on (New in 2.14; Linux only in 2.14).") in text
-    assert "Both need (Needs a build newer than 2.14, such as a nightly)." in text
+    # a note with nothing to say goes, with the parentheses the prose opened for it
+    assert "The export keeps it." in text
+    # ... and with its separator; a run of equal notes says it once
+    assert "Both exist (Linux x86-64 only) and so on." in text
+    assert "Both need (Needs a Torch-TensorRT build newer than 2.15, such as a nightly)." in text
     # parentheses in inline code do not count; closed ones do not either
-    assert "A call (see f(x)) then (Needs a build newer than 2.14, such as a nightly)." in text
-    assert "((" not in text and "))" not in text.replace("f(x))", "")
+    assert "A call (see f(x)) then (Needs a Torch-TensorRT build newer than 2.15, such as a nightly)." in text
+    assert "((" not in text and "))" not in text.replace("f(x))", "") and "()" not in text
 
 
-def test_changed_behaviour_reads_like_versionchanged(tmp_path: Path) -> None:
+def test_changed_behaviour_is_a_note_like_the_others(tmp_path: Path) -> None:
     proc = build(FIXTURE, tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
     page = (tmp_path / "out" / "prose.html").read_text(encoding="utf-8")
-    # Sphinx's versionchanged markup, which the theme styles
-    block = re.search(r'<div class="trtdocs-feature-note versionchanged">\s*<p><span class="versionmodified changed">'
-                      r"Changed in 2\.15: </span>(.*?)</p>", page, re.S)
+    # one style of note: the box every version note has
+    block = re.search(r'<div class="trtdocs-version-note note admonition"[^>]*>\s*<p class="admonition-title">'
+                      r"Changed in 2\.15</p>\s*<p>(.*?)</p>", page, re.S)
     assert block, page
     assert html.unescape(re.sub(r"<[^>]+>", "", block.group(1))) == (
         "Changed default. The default keeps the graph. See the support matrix.")
+    assert "versionchanged" not in page and "versionmodified" not in page
     assert "Saving keeps the graph (Changed in 2.15)." in _text(tmp_path / "out" / "prose.html")
-    assert "Needs Torch-TensorRT 2.15" not in block.group(0)

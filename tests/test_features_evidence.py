@@ -32,7 +32,7 @@ def table() -> F.FeaturesTable:
 
 def test_every_claim_has_a_source(table: F.FeaturesTable) -> None:
     missing = [f"{f.id} in {key}: {cell.state}" for f in table.features for key, cell in f.cells.items()
-               if cell.state in F.NEEDS_EVIDENCE and not cell.evidence.strip()]
+               if cell.state in F.NEEDS_EVIDENCE and not cell.sources]
     assert not missing
 
 

@@ -167,14 +167,22 @@ def test_the_2_14_column_is_checked_against_the_wheels(table: F.FeaturesTable) -
 
 def test_notes_relative_to_documented_release() -> None:
     t14, t15 = load(FIXTURE), load(FIXTURE, "2.15")
-    assert t14.availability(t14.feature("old")) == "New in 2.14"
+    # what the documented release has says nothing to its reader: no headline, no note
+    assert t14.availability(t14.feature("old")) == ""
+    assert t14.note_text(t14.feature("old")) == ""
     assert t14.availability(t14.feature("next")) == "Needs Torch-TensorRT 2.15 or newer"
-    assert t14.availability(t14.feature("future")) == "Needs a build newer than 2.14, such as a nightly"
-    assert t15.availability(t15.feature("old")) == "Since 2.14"
-    assert t15.availability(t15.feature("next")) == "New in 2.15"
-    assert t14.platform_limit(t14.feature("old")) == "Linux only in 2.14"
+    # the newest numbered release lacks it too, so the note names that one
+    assert t14.availability(t14.feature("future")) == "Needs a Torch-TensorRT build newer than 2.15, such as a nightly"
+    assert t14.availability(t14.feature("changed")) == "Changed in 2.15"
+    assert t15.availability(t15.feature("old")) == ""
+    assert t15.availability(t15.feature("next")) == ""
+    assert t15.note_text(t15.feature("changed")) == ""
+    # a platform limit counts against the documented release's own platforms (2.14 is Linux only)
+    assert t14.platform_limit(t14.feature("old")) == ""
+    assert t14.platform_limit(t14.feature("runner")) == "Linux x86-64 only"
+    assert t14.note_text(t14.feature("runner")) == "Linux x86-64 only"
     assert t15.platform_limit(t15.feature("old")) == ""
-    assert t15.platform_limit(t15.feature("runner")) == "Linux x86-64 only in 2.15"
+    assert t15.platform_limit(t15.feature("runner")) == "Linux x86-64 only"
     assert t14.platforms(t14.feature("next"), "2.14") == ()
 
 
@@ -205,11 +213,10 @@ def test_gated_reason_names_needed_and_installed_versions() -> None:
     env = _env("2.14.0")
     assert requirements.evaluate(["feature:old"], env, features=t.requirement) == []
     [unmet] = requirements.evaluate(["feature:next"], env, features=t.requirement)
-    assert (unmet.needs, unmet.reason) == ("torch_tensorrt>=2.15 for feature next",
-                                           "torch_tensorrt 2.14.0 is installed")
+    # what a reader reads in marks and banners: the release in words, no feature id
+    assert (unmet.needs, unmet.reason) == ("Torch-TensorRT 2.15 or newer", "torch_tensorrt 2.14.0 is installed")
     [unmet] = requirements.evaluate(["feature:future"], env, features=t.requirement)
-    assert unmet.needs == ("a build newer than 2.14 (nightly), torch_tensorrt>=2.16.0.dev0, "
-                           "for feature future")
+    assert unmet.needs == "a Torch-TensorRT build newer than 2.15, such as a nightly"
     assert unmet.reason == "torch_tensorrt 2.14.0 is installed"
     assert requirements.evaluate(["feature:future"], _env("2.16.0.dev20261101"), features=t.requirement) == []
 
@@ -230,13 +237,12 @@ def test_gating_marks_the_cell(tmp_path: Path) -> None:
     # the decision is data on the plan; the notebook only gets nbclient's tag
     [skipped] = plan.skipped
     assert (skipped.number, skipped.needs) == (2, ("feature:future",))
-    assert skipped.reasons == ("needs a build newer than 2.14 (nightly), torch_tensorrt>=2.16.0.dev0, "
-                               "for feature future: torch_tensorrt 2.14.0 is installed",)
+    assert skipped.reasons == ("needs a Torch-TensorRT build newer than 2.15, such as a nightly: "
+                               "torch_tensorrt 2.14.0 is installed",)
     assert SKIP_TAG in nb.cells[skipped.index].metadata["tags"] and nb.cells[skipped.index].source == "y = 2"
     assert len(nb.cells) == cells  # nothing written into the notebook
     assert mark_line(skipped.needs, plan.needs) == (
-        "Not run in this build: needs a build newer than 2.14 (nightly), torch_tensorrt>=2.16.0.dev0, "
-        "for feature future.")
+        "Not run in this build: needs a Torch-TensorRT build newer than 2.15, such as a nightly.")
 
 
 FIXTURE_NOTEBOOK = """---
@@ -297,27 +303,27 @@ GOOD = FIXTURE.read_text(encoding="utf-8")
      'field = "Description" } }\ninstall = { index_url = "", extra',
      "releases.'2.15'.pins: a described release has no published metadata to take a pin from"),
     # cells: every release, a known state, a source for yes/no/broken, agreement with since
-    ('"2.14" = { state = "yes", evidence = "fixture" }, "2.15" = { state = "yes", evidence = "fixture" }, '
-     'nightly = { state = "yes", evidence = "fixture" } }\n\n[[features]]\nid = "next"',
-     '"2.14" = { state = "yes" }, "2.15" = { state = "yes", evidence = "fixture" }, '
-     'nightly = { state = "yes", evidence = "fixture" } }\n\n[[features]]\nid = "next"',
-     "features[0] 'old'.cells.'2.14': state 'yes' needs its evidence"),
-    ('"2.14" = { state = "no", evidence = "fixture" }, "2.15" = { state = "yes"',
-     '"2.14" = { state = "no", evidence = "  " }, "2.15" = { state = "yes"',
-     "features[1] 'next'.cells.'2.14': state 'no' needs its evidence"),
-    ('nightly = { state = "broken", evidence = "fixture" }', 'nightly = { state = "broken" }',
-     "features[4] 'internal'.cells.nightly: state 'broken' needs its evidence"),
-    ('nightly = { state = "broken", evidence = "fixture" }', 'nightly = { state = "flaky", evidence = "x" }',
+    ('"2.14" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] }, '
+     'nightly = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] } }\n\n[[features]]\nid = "next"',
+     '"2.14" = { state = "yes" }, "2.15" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] }, '
+     'nightly = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] } }\n\n[[features]]\nid = "next"',
+     "features[0] 'old'.cells.'2.14': state 'yes' needs its sources"),
+    ('"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
+     '"2.14" = { state = "no", sources = [] }, "2.15" = { state = "yes"',
+     "features[1] 'next'.cells.'2.14': state 'no' needs its sources"),
+    ('nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }', 'nightly = { state = "broken" }',
+     "features[4] 'internal'.cells.nightly: state 'broken' needs its sources"),
+    ('nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }', 'nightly = { state = "flaky", sources = [{ pr = "pytorch/TensorRT#3" }] }',
      "features[4] 'internal'.cells.nightly.state: unknown state 'flaky'"),
-    (', nightly = { state = "broken", evidence = "fixture" }', '',
+    (', nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }', '',
      "features[4] 'internal'.cells: missing release 'nightly'"),
-    ('"2.14" = { state = "no", evidence = "fixture" }, "2.15" = { state = "yes"',
-     '"2.14" = { state = "yes", evidence = "fixture" }, "2.15" = { state = "yes"',
+    ('"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
+     '"2.14" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
      "features[1] 'next'.cells.'2.14'.state: is 'yes' but since = '2.15' says release '2.14' lacks the feature"),
     ('"2.15" = { state = "unconfirmed" }, nightly = { state = "broken"',
-     '"2.15" = { state = "no", evidence = "x" }, nightly = { state = "broken"',
+     '"2.15" = { state = "no", sources = [{ pr = "pytorch/TensorRT#3" }] }, nightly = { state = "broken"',
      "features[4] 'internal'.cells.'2.15'.state: is 'no' but since = '2.14' says release '2.15' has the feature"),
-    ('nightly = { state = "broken", evidence = "fixture" }', 'nightly = { state = "broken", evidence = "fixture", why = "x" }',
+    ('nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }', 'nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }], why = "x" }',
      "features[4] 'internal'.cells.nightly: unknown key 'why'"),
     ('table_only = "internal to the delegate"', 'table_only = "internal to the delegate"\nkind = "renamed"',
      "features[4] 'internal'.kind: unknown kind 'renamed'"),

@@ -13,9 +13,10 @@ import pytest
 from reader_site import (CSS_URL, FETCHED, VAGUE_LINK_TEXT, ids, is_external, links, main_content,
                          notebook_docs, pages, provenance, resolve, soup)
 from trtdocs.features.validate import load as load_features
-from trtdocs.features.sphinx import switcher
+from trtdocs.features.sphinx import release_note
 
 pytestmark = pytest.mark.build
+MAINTAINER_DOCS = ("docs/building", "docs/build-report")  # conf.py's trtdocs_maintainer_docs
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -255,31 +256,35 @@ def test_index_gives_the_reading_order(built_site: Path) -> None:
     listed = [str(p.relative_to(built_site).with_suffix("")) for p in toc]
     missing = [d for d in notebook_docs(built_site) if d not in listed]
     assert not missing, f"notebook pages missing from the index's reading order: {missing}"
-    # furo's next/previous links follow the same order
-    for here, there in zip(toc, toc[1:]):
-        nxt = soup(here).select_one("a.next-page")
-        assert nxt is not None and resolve(here, nxt["href"])[0] == there, f"{here.name}: next page is not {there.name}"
+    # furo's next/previous links follow the same order, each audience on its own
+    # (maintainer pages are out of the readers' chain: trtdocs.site.navigation)
+    maintainers = {built_site / f"{d}.html" for d in MAINTAINER_DOCS}
+    for group in ([p for p in toc if p not in maintainers], [p for p in toc if p in maintainers]):
+        for here, there in zip(group, group[1:]):
+            nxt = soup(here).select_one("a.next-page")
+            assert nxt is not None and resolve(here, nxt["href"])[0] == there, \
+                f"{here.name}: next page is not {there.name}"
+        assert soup(group[-1]).select_one("a.next-page") is None, f"{group[-1].name} leads out of its audience"
 
 
-def test_release_switcher_matches_the_features_table(built_site: Path) -> None:
-    releases = switcher(load_features(ROOT / "docs" / "features.toml"))
+def test_release_note_matches_the_features_table(built_site: Path) -> None:
+    note = release_note(load_features(ROOT / "docs" / "features.toml"))
     nav = soup(built_site / "index.html").select_one(".trtdocs-releases")
-    items = nav.select("li")
-    assert [li.get_text(" ", strip=True).split()[0] for li in items] == [r["label"] for r in releases]
-    current = nav.select('[aria-current="true"]')
-    assert [c.get_text(strip=True) for c in current] == [r["label"] for r in releases if r["documented"]]
+    text = " ".join(nav.get_text(" ", strip=True).split())
+    assert f"Documents Torch-TensorRT {note['documented']}" in text
+    # one link, to the release table, and no list that looks like a version switcher
+    assert not nav.select("li") and [a["href"].split("#")[1] for a in nav.select("a")] == ["releases"]
 
 
-def test_releases_follow_the_table_order() -> None:
+def test_release_note_names_the_other_lines() -> None:
     table = load_features(ROOT / "docs" / "features.toml")
     assert [(r.key, r.status) for r in table.releases.values()] == [
         ("2.14", "released"), ("2.15", "described"), ("nightly", "nightly")]
-    got = switcher(table)
-    assert [(r["label"], r["documented"], r["anchor"]) for r in got] == [
-        ("2.14", True, "release-2.14"), ("2.15", False, "release-2.15"), ("Nightly", False, "release-nightly")]
-    assert [r["status_words"] for r in got] == ["released", "described upstream, not released", "nightly builds"]
-    other = switcher(load_features(ROOT / "docs" / "features.toml", "2.15"))
-    assert [r["label"] for r in other if r["documented"]] == ["2.15"]
+    note = release_note(table)
+    assert (note["documented"], note["date"], note["anchor"]) == ("2.14.0", "2026-09", "releases")
+    assert note["others"] == "2.15 (described upstream, not released) and nightly builds"
+    other = release_note(load_features(ROOT / "docs" / "features.toml", "2.15"))
+    assert other["documented"] == "2.15.0" and other["others"].startswith("2.14 (released)")
 
 
 def test_hosted_site_has_canonical_links_and_a_sitemap(tmp_path: Path) -> None:

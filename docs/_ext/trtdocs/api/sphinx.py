@@ -98,7 +98,7 @@ class ApiFeatureRole(SphinxRole):
         note = table_of(self.env).note_text(feature)
         wrapper = nodes.inline(classes=["trtdocs-feature"])
         wrapper += nodes.Text("(")
-        wrapper += matrix_ref(self.env, feature, f"{feature.title}: {note}")
+        wrapper += matrix_ref(self.env, feature, f"{feature.title}: {note}" if note else feature.title)
         wrapper += nodes.Text(")")
         return [wrapper], []
 

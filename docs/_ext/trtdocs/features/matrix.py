@@ -1,22 +1,39 @@
-"""``{support-matrix}``: features x releases x platforms, then the releases
-(status, platforms, pins, install command), then each feature with the source
-of every cell. Every other note links to a feature's entry here
-(``feature-<id>``), and the sidebar's release switcher to a release's row
-(:data:`ROW_ID`).
+"""``{support-matrix}``: features x releases at a glance, then the releases
+(status, platforms, pins, install command), then each feature with its note
+and, folded, the linked sources of every cell. Every other note links to a
+feature's entry here (``feature-<id>``); the sidebar links to the release
+table (:data:`ROW_ID`).
+
+The features table reads at a glance: a state is a mark and a word, a
+platform limit or a remark is a short line under it, and the sources are one
+tap away in the entry below, each a link to what it cites. On a phone each
+feature is a block: its title, then one short line of its releases' states
+(trtdocs.site.tables labels the cells; trtdocs.css lays them out).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
+from ..output import folding
 from ..output.inline import inline
 from ..vocab import PINS, PLATFORMS, STATUSES
-from .model import PIN_KEYS, FeaturesTable, Release, cell_source, plain
-from .nodes import matrix_ref, table_of
+from .model import PIN_KEYS, Feature, FeaturesTable, Release, cell_source, plain
+from .nodes import table_of
+from .sources import Source
 
-# The id of a release's row in the release table: the release switcher links there.
+# The id of a release's row in the release table: the sidebar links there.
 ROW_ID = "release-{key}"
+# The id of the release table (the sidebar's "other releases" link).
+RELEASES_ID = "releases"
+# A state's mark: read at a glance, and the same on every screen.
+MARKS: Final[Mapping[str, str]] = MappingProxyType({
+    "yes": "\u2713", "no": "\u2717", "unconfirmed": "?", "broken": "!"})
 
 
 class SupportMatrix(SphinxDirective):
@@ -36,45 +53,52 @@ class SupportMatrix(SphinxDirective):
             item = nodes.definition_list_item()
             term = nodes.term(ids=[label])
             term += nodes.strong("", "", *inline(f.title))
-            term += nodes.Text(" ")
-            term += nodes.literal(text=f.id)
             item += term
             body = nodes.definition()
-            body += nodes.paragraph("", "", nodes.Text(f"{table.note_text(f)}. "), *inline(f.note))
-            known = nodes.bullet_list(classes=["trtdocs-feature-evidence"])
-            for r in table.releases.values():
-                cell = f.cells[r.key]
-                words = f"{self._column(table, r)}: {table.cell_words(f, r)}"
-                known += nodes.list_item("", nodes.paragraph(
-                    "", "", nodes.strong(text=words), nodes.Text(f". {cell_source(cell)}.")))
-            body += known
+            body += nodes.paragraph("", "", *inline(f.note))
             if f.table_only:
                 body += nodes.paragraph(text=f"Listed here only: {f.table_only}.")
+            body += folding.make([nodes.Text("Sources, by release")], [self._sources(table, f)],
+                                 ["trtdocs-feature-sources"])
             item += body
             items += item
             std.note_hyperlink_target(label, env.docname, label, plain(f.title))
         out.append(items)
         return out
 
+    def _sources(self, table: FeaturesTable, f: Feature) -> nodes.bullet_list:
+        """One line per release: its state, then each source as a link."""
+        known = nodes.bullet_list(classes=["trtdocs-feature-evidence"])
+        for r in table.releases.values():
+            cell = f.cells[r.key]
+            para = nodes.paragraph("", "", nodes.strong(text=f"{_column(table, r)}: {table.cell_words(f, r)}."))
+            if not cell.sources:
+                para += nodes.Text(" No source shows it.")
+            elif cell.state == "unconfirmed":
+                para += nodes.Text(" Known:")
+            for i, source in enumerate(cell.sources):
+                para += nodes.Text(" " if i == 0 else "; ")
+                para += source_nodes(source)
+            known += nodes.list_item("", para)
+        return known
+
     def _features_table(self, table: FeaturesTable) -> nodes.table:
-        releases = table.releases.values()
-        head = ["Feature"] + [self._column(table, r) for r in releases]
+        releases = list(table.releases.values())
+        head: list[nodes.Node | str] = ["Feature"]
+        for r in releases:
+            cell = nodes.inline("", r.label)
+            if r.key == table.documented:
+                cell += nodes.inline("", " documented", classes=["trtdocs-matrix-documented"])
+            head.append(cell)
         rows = []
         for f in table.features:
-            cells: list[nodes.Node | str] = [matrix_ref(self.env, f, f.title)]
+            # a link on this page keeps the title's code as code (a resolved reference would flatten it)
+            cells: list[nodes.Node | str] = [nodes.reference("", "", *inline(f.title), internal=True,
+                                                             refid=f"feature-{f.id}")]
             for r in releases:
-                cell = f.cells[r.key]
-                # the state as a tooltip-carrying abbreviation; the list below
-                # the matrix spells out every source
-                cells.append(nodes.abbreviation(
-                    "", table.cell_words(f, r), explanation=cell_source(cell),
-                    classes=["trtdocs-cell", f"trtdocs-cell-{cell.state}"]))
+                cells.append(_state(table, f, r))
             rows.append(cells)
-        return _table(head, rows, "trtdocs-support-matrix")
-
-    @staticmethod
-    def _column(table: FeaturesTable, r: Release) -> str:
-        return r.label + (" (documented)" if r.key == table.documented else "")
+        return _table(head, rows, ["trtdocs-support-matrix"], widths=[40] + [20] * len(releases))
 
     def _releases_table(self, table: FeaturesTable) -> nodes.table:
         head = ["Release", "Status", "Platforms", "Pins", "Install"]
@@ -84,11 +108,43 @@ class SupportMatrix(SphinxDirective):
             rows.append([r.version or r.label, status,
                          ", ".join(PLATFORMS[p] for p in r.platforms), _pins_cell(r),
                          nodes.literal(text=table.install_command(r.key))])
-        out = _table(head, rows, "trtdocs-release-table")
-        # each release's row is the release switcher's target (.sphinx)
+        out = _table(head, rows, ["trtdocs-release-table"], widths=[10, 14, 16, 25, 35])
+        out["ids"].append(RELEASES_ID)
+        # each release's row is a target of its own (the sidebar, the notes)
         for row, r in zip(next(out.findall(nodes.tbody)).children, table.releases.values()):
             row["ids"].append(ROW_ID.format(key=r.key))
         return out
+
+
+def _column(table: FeaturesTable, r: Release) -> str:
+    return r.label + (" (documented)" if r.key == table.documented else "")
+
+
+def _state(table: FeaturesTable, f: Feature, r: Release) -> nodes.Node:
+    """A cell of the matrix: the state's mark and word, its sources as a
+    tooltip, and under it the platform limit or remark, if any."""
+    cell = f.cells[r.key]
+    words = table.cell_words(f, r)
+    state = nodes.abbreviation("", "", explanation=cell_source(cell),
+                               classes=["trtdocs-cell", f"trtdocs-cell-{cell.state}"])
+    state += nodes.inline("", MARKS[cell.state], classes=["trtdocs-cell-mark"])
+    state += nodes.inline("", f" {cell.state}", classes=["trtdocs-cell-word"])
+    out = nodes.inline()
+    out += state
+    detail = words[len(cell.state):].lstrip(", ")
+    if detail:
+        out += nodes.inline("", detail, classes=["trtdocs-cell-detail"])
+    return out
+
+
+def source_nodes(source: Source) -> list[nodes.Node]:
+    """A source as a reader sees it: its label as a link, then what it shows."""
+    out: list[nodes.Node] = [nodes.reference("", source.label, refuri=source.url, internal=False)]
+    if source.kind == "wheel" and source.path:
+        out += [nodes.Text(", "), nodes.literal(text=source.path)]
+    if source.shows:
+        out += [nodes.Text(": "), *inline(source.shows)]
+    return out
 
 
 def _pins_cell(release: Release) -> nodes.inline:
@@ -106,12 +162,13 @@ def _pins_cell(release: Release) -> nodes.inline:
     return cell
 
 
-def _table(head: list[str], rows: list[list[nodes.Node | str]], cls: str) -> nodes.table:
-    table = nodes.table(classes=[cls])
+def _table(head: list[nodes.Node | str], rows: list[list[nodes.Node | str]], classes: list[str],
+           widths: list[int]) -> nodes.table:
+    table = nodes.table(classes=classes)
     group = nodes.tgroup(cols=len(head))
     table += group
-    for _ in head:
-        group += nodes.colspec(colwidth=1)
+    for width in widths:
+        group += nodes.colspec(colwidth=width)
     thead = nodes.thead()
     group += thead
     thead += _row(head)
@@ -131,5 +188,3 @@ def _row(cells: list[nodes.Node | str]) -> nodes.row:
         entry += para
         row += entry
     return row
-
-

@@ -18,6 +18,7 @@ from packaging.version import Version
 
 from ..vocab import (FEATURE_PACKAGE, INSTALL_PLATFORMS, INSTALL_TOOLS, NIGHTLY, PINS, PLATFORMS, PYPI_SIMPLE,
                      TORCH_TENSORRT, UV_INDEX_STRATEGY, RequirementError)
+from .sources import Source
 
 # Cell state -> what it says. Each release cell of a feature is one of these.
 STATES: Mapping[str, str] = {
@@ -93,7 +94,7 @@ class Release:
     version: str  # full version of the release ("2.14.0"); "" for nightly
     date: str  # when it reached PyPI ("2026-09"); "" if it has not
     platforms: tuple[str, ...]  # vocab.PLATFORMS names the release supports
-    evidence: str  # where the pins and platforms come from
+    sources: tuple[Source, ...]  # where the pins and platforms come from
     # what each pin pins (the distribution, or "cuda"/"python": vocab.Pin.name) -> PEP 440
     # version or specifier, in the table's order
     pins: Mapping[str, str]
@@ -156,8 +157,13 @@ class Cell:
     """What is known about one feature in one release (``cells.<release>``)."""
 
     state: str  # one of STATES
-    evidence: str  # the source: a wheel path, a PR or issue URL, PyPI metadata; "" only if unconfirmed
+    sources: tuple[Source, ...]  # what shows it (a wheel's file, a PR, a commit); () only if unconfirmed
     remark: str  # a few words shown beside the state ("deprecated"); "" = none
+
+    @property
+    def evidence(self) -> str:
+        """The sources in plain words, one after the other ("" when there are none)."""
+        return "; ".join(s.text for s in self.sources)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -243,8 +249,14 @@ class FeaturesTable:
         return self.release(key).platforms if chosen is None else chosen
 
     # -- version gating
+    @property
+    def newest(self) -> Release:
+        """The newest numbered release (described or released)."""
+        return max((r for r in self.releases.values() if r.number is not None), key=lambda r: r.number)
+
     def requirement(self, feature_id: str) -> Requirement:
-        """The torch_tensorrt requirement ``feature:<id>`` stands for.
+        """The torch_tensorrt requirement ``feature:<id>`` stands for, with what
+        it needs in a reader's words (no feature id: marks and banners show it).
 
         A release feature needs ``torch_tensorrt>=<since>``. A nightly-only
         feature needs a version past the newest numbered release, which no
@@ -256,44 +268,41 @@ class FeaturesTable:
             raise RequirementError(f"unknown feature {feature_id!r}: {self.path} has no such id") from None
         package = FEATURE_PACKAGE
         if feature.since != NIGHTLY:
-            return FeatureRequirement(f"{package}>={feature.since}",
-                                      f"{package}>={feature.since} for feature {feature.id}")
-        newest = max(r.number for r in self.releases.values() if r.number is not None)
+            return FeatureRequirement(f"{package}>={feature.since}", f"Torch-TensorRT {feature.since} or newer")
+        newest = self.newest.number
+        assert newest is not None
         spec = f"{package}>={newest.major}.{newest.minor + 1}.0.dev0"
-        return FeatureRequirement(
-            spec, f"a build newer than {self.documented} (nightly), {spec}, for feature {feature.id}")
+        return FeatureRequirement(spec, f"a Torch-TensorRT build newer than {self.newest.key}, such as a nightly")
 
     # -- notes
     def availability(self, feature: Feature) -> str:
-        """The headline of a note, relative to the documented release."""
-        documented = self.documented
+        """The headline of a note, relative to the documented release: what a
+        reader of this guide needs to know. "" when the documented release has
+        the feature (the whole guide is about that release)."""
+        if self.has(feature, self.documented):
+            return ""
         if feature.kind == "changed":
             return f"Changed in {feature.since}"
-        if feature.since == documented:
-            return f"New in {documented}"
-        if self.has(feature, documented):
-            return f"Since {feature.since}"
         if feature.since == NIGHTLY:
-            return f"Needs a build newer than {documented}, such as a nightly"
+            return f"Needs a Torch-TensorRT build newer than {self.newest.key}, such as a nightly"
         return f"Needs Torch-TensorRT {feature.since} or newer"
 
     def platform_limit(self, feature: Feature) -> str:
-        """'Linux only in 2.14' where the feature is narrower in the documented
-        release than elsewhere (its other releases, or the release itself);
-        '' otherwise."""
+        """Where the feature works, when that is narrower than its release:
+        'Linux x86-64 only' in the documented release, 'Linux only in 2.15' in
+        the release that brings it; '' otherwise."""
         key = self.documented if self.has(feature, self.documented) else feature.since
         here = self.platforms(feature, key)
-        elsewhere = set(self.release(key).platforms)
-        for r in self.releases:
-            elsewhere.update(self.platforms(feature, r))
-        if set(here) >= elsewhere:
+        if set(here) >= set(self.release(key).platforms):
             return ""
-        return f"{platform_words(here)} only in {release_words(key)}"
+        where = f"{platform_words(here)} only"
+        return where if key == self.documented else f"{where} in {release_words(key)}"
 
     def note_text(self, feature: Feature) -> str:
-        """The one-line inline note: headline and platform limit."""
-        limit = self.platform_limit(feature)
-        return self.availability(feature) + (f"; {limit}" if limit else "")
+        """The one-line note: headline and platform limit; "" when there is
+        nothing a reader of the documented release needs (no note is printed)."""
+        parts = [p for p in (self.availability(feature), self.platform_limit(feature)) if p]
+        return "; ".join(parts)
 
     def cell_words(self, feature: Feature, release: Release) -> str:
         """What a matrix cell says: the state, with the platforms where a working

@@ -9,6 +9,7 @@ parts of the site (the API reference's ``{api-feature}``) use to say the same.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from docutils import nodes
@@ -25,6 +26,9 @@ from ..vocab import INSTALL_PLATFORMS, INSTALL_TOOLS
 from .model import Feature, FeaturesTable
 
 logger = logging.getLogger(__name__)
+
+NOTE_CLASS = "trtdocs-version-note"  # the box of {feature-note}
+ROLE_CLASS = "trtdocs-feature"  # the inline note of {feature}
 
 
 def table_of(env: BuildEnvironment) -> FeaturesTable:
@@ -58,7 +62,11 @@ def use_feature(env: BuildEnvironment, feature_id: str, location: Any) -> Featur
 
 
 class FeatureNote(SphinxDirective):
-    """``{feature-note} <id>``: the generated note of one feature."""
+    """``{feature-note} <id>``: the generated note of one feature, as a box
+    headed by what a reader of the documented release needs to know ("Needs
+    Torch-TensorRT 2.15 or newer", "Changed in 2.15", "Linux x86-64 only").
+    A feature the documented release has everywhere gets no box: the whole
+    guide is about that release."""
 
     required_arguments = 1
     has_content = False
@@ -68,15 +76,15 @@ class FeatureNote(SphinxDirective):
         if feature is None:
             return []
         table = table_of(self.env)
-        if feature.kind == "changed":
-            return [self._changed(table, feature)]
-        available = table.has(feature, table.documented)
-        box = nodes.admonition(classes=["trtdocs-feature-note", "note" if available else "important"])
-        box += nodes.title(text=table.availability(feature))
+        headline = table.note_text(feature)
+        if not headline:
+            return []
+        box = nodes.admonition(classes=[NOTE_CLASS, "note"])
+        self.set_source_info(box)
+        box += nodes.title(text=headline[0].upper() + headline[1:])
         para = nodes.paragraph()
-        limit = table.platform_limit(feature)
         para += inline(feature.title)
-        para += nodes.Text(". " + (f"{limit[0].upper()}{limit[1:]}. " if limit else ""))
+        para += nodes.Text(". ")
         para += inline(feature.note)
         para += nodes.Text(" See ")
         para += matrix_ref(self.env, feature, "the support matrix")
@@ -84,37 +92,22 @@ class FeatureNote(SphinxDirective):
         box += para
         return [box]
 
-    def _changed(self, table: FeaturesTable, feature: Feature) -> addnodes.versionmodified:
-        """A changed behaviour, as Sphinx's ``versionchanged`` renders it
-        (same node and classes, so the theme styles it), without entering the
-        change log of the changes builder."""
-        node = addnodes.versionmodified(type="versionchanged", version=feature.since,
-                                        classes=["trtdocs-feature-note"])
-        self.set_source_info(node)
-        para = nodes.paragraph(translatable=False)
-        para += nodes.inline("", f"{table.availability(feature)}: ", classes=["versionmodified", "changed"])
-        para += inline(feature.title)
-        para += nodes.Text(". ")
-        para += inline(feature.note)
-        para += nodes.Text(" See ")
-        para += matrix_ref(self.env, feature, "the support matrix")
-        para += nodes.Text(".")
-        node += para
-        return node
-
 
 class FeatureRole(SphinxRole):
-    """``{feature}`<id>```: the short note, as a link to the matrix row."""
+    """``{feature}`<id>```: the short note, as a link to the matrix row; nothing
+    (the marker only, which :class:`FeatureNoteParentheses` removes) when the
+    documented release has the feature everywhere."""
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         feature = use_feature(self.env, self.text.strip(), self.get_location())
         if feature is None:
             return [], []
         text = table_of(self.env).note_text(feature)
-        wrapper = nodes.inline(classes=["trtdocs-feature"], trtdocs_note=text)
-        wrapper += nodes.Text("(")
-        wrapper += matrix_ref(self.env, feature, text)
-        wrapper += nodes.Text(")")
+        wrapper = nodes.inline(classes=[ROLE_CLASS], trtdocs_note=text)
+        if text:
+            wrapper += nodes.Text("(")
+            wrapper += matrix_ref(self.env, feature, text)
+            wrapper += nodes.Text(")")
         return [wrapper], []
 
 
@@ -125,10 +118,12 @@ _NOTE_SEPARATORS = frozenset({",", ";", "and", "or", ", and", ", or"})
 class FeatureNoteParentheses(SphinxTransform):
     """Inline notes fit the sentence they sit in.
 
-    A ``{feature}`` role brings its own parentheses. Inside parentheses the
-    prose already opened, it drops them (no "((New in 2.14))"); and a run of
-    notes with the same text ("a, b", "a and b") keeps the first one only, so
-    a sentence does not say "New in 2.14" twice.
+    A note with nothing to say goes, and the sentence closes over it: the
+    space before it ("works {feature}`x`." reads "works."), parentheses the
+    prose opened for it alone, a separator between it and another note. A
+    ``{feature}`` role brings its own parentheses; inside parentheses the prose
+    already opened, it drops them (no "((Needs 2.15))"); and a run of notes
+    with the same text ("a, b", "a and b") keeps the first one only.
     """
 
     default_priority = 700  # after the roles have run; before references resolve
@@ -136,6 +131,7 @@ class FeatureNoteParentheses(SphinxTransform):
     def apply(self, **kwargs: Any) -> None:
         parents = {id(n.parent): n.parent for n in self.document.findall(_is_feature_note)}
         for parent in parents.values():
+            _close_over_empty_notes(parent)
             self._fit(parent)
 
     @staticmethod
@@ -164,6 +160,57 @@ class FeatureNoteParentheses(SphinxTransform):
         if len(kept) != len(parent.children):
             parent.children = []
             parent.extend(kept)
+
+
+_GONE = object()  # where an empty note was
+_TRAILING_SEPARATOR = re.compile(r"\s*(?:,|;|\band|\bor)\s*$")
+_LEADING_SEPARATOR = re.compile(r"^\s*(?:,|;|and\b|or\b)\s*")
+
+
+def _join(prev: str, nxt: str) -> tuple[str, str]:
+    """The text on both sides of a note that went, closed over it."""
+    head = prev.rstrip()
+    if head.endswith("(") and nxt.lstrip().startswith(")"):  # "(x)" with x gone: no parentheses
+        return head[:-1].rstrip(), nxt.lstrip()[1:]
+    if head.endswith("("):  # "(x, y)" with x gone: "(y)"
+        return head, _LEADING_SEPARATOR.sub("", nxt, count=1)
+    if (m := _TRAILING_SEPARATOR.search(prev)) and (not nxt.strip() or nxt.lstrip()[:1] in ".,;:)"):
+        return prev[:m.start()], nxt  # "(y, x)" with x gone: "(y)"
+    if not nxt or nxt[:1] in ".,;:)":
+        return prev.rstrip(), nxt
+    return prev, nxt
+
+
+def _close_over_empty_notes(parent: nodes.Element) -> None:
+    """Take out the notes with nothing to say, mending the text around each."""
+    items: list[Any] = []
+    for child in parent.children:
+        if _is_feature_note(child) and not child["trtdocs_note"]:
+            items.append(_GONE)
+        elif isinstance(child, nodes.Text):
+            items.append(child.astext())
+        else:
+            items.append(child)
+    if _GONE not in items:
+        return
+    i = 0
+    while i < len(items):
+        if items[i] is not _GONE:
+            i += 1
+            continue
+        before = items[i - 1] if i and isinstance(items[i - 1], str) else None
+        after = items[i + 1] if i + 1 < len(items) and isinstance(items[i + 1], str) else None
+        prev, nxt = _join(before or "", after or "")
+        if before is not None:
+            items[i - 1] = prev
+        if after is not None:
+            items[i + 1] = nxt
+        del items[i]
+        if i and i < len(items) and isinstance(items[i - 1], str) and isinstance(items[i], str):
+            items[i - 1] += items.pop(i)  # the two sides are one text again
+        i = max(i - 1, 0)
+    parent.children = []
+    parent.extend(nodes.Text(x) if isinstance(x, str) else x for x in items if not (isinstance(x, str) and not x))
 
 
 def _is_feature_note(node: nodes.Node) -> bool:

@@ -1,6 +1,7 @@
 """The features table in a Sphinx build: loaded at ``builder-inited`` into the
 build state, its notes and matrix registered, every feature checked to be
-referenced by a page (or to say why not), and the sidebar's release switcher.
+referenced by a page (or to say why not), and the sidebar's release note (the
+release this guide documents, and where to read about the others).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from sphinx.util import logging
 
 from .. import config, state
 from ..vocab import FEATURE_PREFIX, STATUSES
-from .matrix import ROW_ID, SupportMatrix
+from .matrix import RELEASES_ID, SupportMatrix
 from .model import FeaturesTable
 from .nodes import FeatureNote, FeatureNoteParentheses, FeatureRole, InstallCommand, table_of
 from .validate import FeaturesError, line_of, load
@@ -77,23 +78,30 @@ def check_references(app: Sphinx, env: BuildEnvironment) -> None:
                            f.id, location=where, type="trtdocs", subtype="features-unreferenced")
 
 
-def switcher(features: FeaturesTable) -> list[dict[str, Any]]:
-    """The release switcher's entries (docs/_templates/sidebar/releases.html),
-    oldest first, nightly last."""
-    return [{"label": r.label, "documented": r.key == features.documented,
-             "anchor": ROW_ID.format(key=r.key), "status_words": STATUSES[r.status].words}
-            for r in features.releases.values()]
+def release_note(features: FeaturesTable) -> dict[str, Any]:
+    """What the sidebar says (docs/_templates/sidebar/releases.html): the
+    documented release, and the other lines in words; not a version switcher
+    (one site documents one release)."""
+    documented = features.documented_release
+    others = [r for r in features.releases.values() if r.key != documented.key]
+    words = [("nightly builds" if r.is_nightly else f"{r.label} ({STATUSES[r.status].words})")
+             for r in others]
+    return {"documented": documented.version or documented.label,
+            "date": documented.date,
+            "others": ", ".join(words[:-1]) + (" and " if len(words) > 1 else "") + (words[-1] if words else ""),
+            "anchor": RELEASES_ID}
 
 
 def _page_context(app: Sphinx, pagename: str, templatename: str,
                   context: dict[str, Any], doctree: Any) -> None:
-    context["trtdocs_releases"] = switcher(table(app))
+    context["trtdocs_release"] = release_note(table(app))
     context["trtdocs_release_link"] = SUPPORT_MATRIX if SUPPORT_MATRIX in app.env.found_docs else None
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("trtdocs.config")
     app.setup_extension("trtdocs.state")
+    app.setup_extension("trtdocs.output.folding")  # the matrix folds each feature's sources
     app.connect("builder-inited", _load)
     app.connect("env-check-consistency", check_references)
     app.connect("html-page-context", _page_context)

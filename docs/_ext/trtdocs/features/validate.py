@@ -23,15 +23,16 @@ from packaging.version import InvalidVersion, Version
 
 from ..vocab import EXTRA_BRINGS_DELEGATE, NIGHTLY, PIN_FIELDS, PINS, PLATFORMS, STATUSES
 from .model import KINDS, NEEDS_EVIDENCE, STATES, Cell, Feature, FeaturesTable, Install, PinSource, Release
+from .sources import Source, SourceError, parse
 
 DEFAULT_FILE = "docs/features.toml"
 _TOP_KEYS = frozenset({"documented", "releases", "features"})
-_RELEASE_KEYS = frozenset({"status", "version", "date", "platforms", "evidence", "pins", "install"})
+_RELEASE_KEYS = frozenset({"status", "version", "date", "platforms", "sources", "pins", "install"})
 _INSTALL_KEYS = frozenset({"index_url", "extra_index_urls", "pre", "packages"})
 # Optional: the indexes a Windows install uses instead (first = --index-url).
 _INSTALL_OPTIONAL = frozenset({"windows_index_urls"})
 _FEATURE_KEYS = frozenset({"id", "title", "since", "kind", "platforms", "note", "cells", "table_only"})
-_CELL_KEYS = frozenset({"state", "evidence", "remark"})
+_CELL_KEYS = frozenset({"state", "sources", "remark"})
 _PIN_KEYS = frozenset({"spec", "metadata", "field"})
 _ID = re.compile(r"[a-z0-9][a-z0-9.-]*\Z")
 
@@ -89,6 +90,25 @@ class _Validator:
         if "\n" in note:
             raise self.fail(entry, "must be one line")
         return note
+
+    def sources(self, entry: str, value: object) -> tuple[Source, ...]:
+        """A list of sources (:mod:`.sources`), each one a reader can open."""
+        if not isinstance(value, list):
+            raise self.fail(entry, f"must be a list of sources ([{{ pr = \"owner/repo#1\", shows = \"...\" }}]), "
+                                   f"not {value!r}")
+        out = []
+        for i, raw in enumerate(value):
+            try:
+                out.append(parse(raw))
+            except SourceError as exc:
+                raise self.fail(f"{entry}[{i}]", str(exc)) from None
+        return tuple(out)
+
+    def nonempty_sources(self, entry: str, value: object) -> tuple[Source, ...]:
+        sources = self.sources(entry, value)
+        if not sources:
+            raise self.fail(entry, "must name at least one source")
+        return sources
 
     def platform_list(self, entry: str, value: object) -> tuple[str, ...]:
         platforms = self.strings(entry, value)
@@ -224,7 +244,7 @@ class _Validator:
             key=key, status=status, version=version,
             date=self.string(f"{entry}.date", data["date"]),
             platforms=self.platform_list(f"{entry}.platforms", data["platforms"]),
-            evidence=self.string(f"{entry}.evidence", data["evidence"], empty=False),
+            sources=self.nonempty_sources(f"{entry}.sources", data["sources"]),
             pins=pins, pin_sources=sources, install=install)
 
     def feature(self, index: int, raw: object, releases: tuple[Release, ...]) -> Feature:
@@ -280,7 +300,7 @@ class _Validator:
         """One cell per release; a yes, no or broken cell names its source, and
         the cells agree with ``since`` (nothing before it, something from it on)."""
         if not isinstance(raw, dict):
-            raise self.fail(entry, f"must be a table of release -> {{state, evidence}}, not {raw!r}")
+            raise self.fail(entry, f"must be a table of release -> {{state, sources}}, not {raw!r}")
         unknown = sorted(set(raw) - set(keys))
         if unknown:
             raise self.fail(entry, f"unknown release {unknown[0]!r}; known: {keys}")
@@ -294,12 +314,10 @@ class _Validator:
             state = self.string(f"{cell_entry}.state", data["state"], empty=False)
             if state not in STATES:
                 raise self.fail(f"{cell_entry}.state", f"unknown state {state!r}; known: {sorted(STATES)}")
-            evidence = self.string(f"{cell_entry}.evidence", data.get("evidence", "")).strip()
-            if state in NEEDS_EVIDENCE and not evidence:
-                raise self.fail(cell_entry, f"state {state!r} needs its evidence: the wheel path, PR or "
-                                            "issue URL or PyPI metadata that shows it")
-            if "\n" in evidence:
-                raise self.fail(f"{cell_entry}.evidence", "must be one line")
+            sources = self.sources(f"{cell_entry}.sources", data.get("sources", []))
+            if state in NEEDS_EVIDENCE and not sources:
+                raise self.fail(cell_entry, f"state {state!r} needs its sources: the wheel file, pull request, "
+                                            "commit or published metadata that shows it")
             remark = self.string(f"{cell_entry}.remark", data.get("remark", "")).strip()
             before = keys.index(key) < keys.index(since)
             if before and state not in ("no", "unconfirmed"):
@@ -308,7 +326,7 @@ class _Validator:
             if not before and state == "no":
                 raise self.fail(f"{cell_entry}.state", f"is 'no' but since = {since!r} says "
                                                        f"release {key!r} has the feature")
-            cells[key] = Cell(state, evidence, remark)
+            cells[key] = Cell(state, sources, remark)
         return cells
 
 
