@@ -35,6 +35,7 @@ extensions = [
     "trtdocs.datatables",  # the tables of docs/data/*.toml ({data-table})
     "trtdocs.benchresults",  # the build-speed table ({build-benchmark})
     "trtdocs.failures",  # errors hold on every build until their cause is gone
+    "trtdocs.site",  # the site at any width and in either theme: tables, diagrams, maintainer pages
     "trtdocs.drift",  # drift guards: install commands, API use, C++ blocks
 ]
 
@@ -60,6 +61,11 @@ nb_execution_show_tb = False  # trtdocs.notebooks.execerrors reports the failing
 nb_merge_streams = False  # trtdocs.output.streams joins stream pieces as Jupyter does
 nb_render_markdown_format = "myst"  # tables printed with IPython.display.Markdown
 nb_ipywidgets_js = {}  # nothing is fetched from a CDN at view time
+
+# -- Maintainer pages ------------------------------------------------------------
+
+# Out of the readers' previous/next chain, and ranked below the guide in search (trtdocs.site).
+trtdocs_maintainer_docs = ["docs/building", "docs/build-report"]
 
 # -- Diagrams --------------------------------------------------------------------
 

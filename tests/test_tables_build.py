@@ -55,14 +55,21 @@ def test_data_tables_render_markup_and_feature_notes(site: tuple[Path, Path]) ->
     page = out / "html" / "tables.html"
     errors = rows(page, "trtdocs-data-errors")
     assert errors[0] == ["Symptom", "When", "Cause", "Fix", "Feature"]
-    assert errors[1][0] == "Error::OperatorMissing | pipe ( reproduced )"
-    assert errors[2][4].startswith("(") and "ETRecord" not in errors[2][4]
+    # each error links to itself (its own anchor, a headerlink)
+    assert errors[1][0].endswith("( reproduced ) \u00b6")
+    assert errors[2][4] == "( Needs Torch-TensorRT 2.15 or newer )"
     soup = BeautifulSoup(page.read_text(), "html.parser")
     table = soup.select_one("table.trtdocs-data-errors")
     assert table.select_one("a[href='#reproduced-here']") is not None
     assert table.select_one("code") is not None and table.select_one(".trtdocs-feature a") is not None
+    assert [tr.get("id") for tr in table.select("tbody tr")] == ["error-operator-missing", "error-serialize"]
+    # code stays code: one literal, which may break after "::" (a <wbr>), never inside a name
+    code = table.select_one("tr#error-operator-missing code")
+    assert code.get_text("") == "Error::OperatorMissing | pipe" and code.select("wbr")
+    assert table.select_one("tr#error-serialize a.headerlink")["href"] == "#error-serialize"
     options_table = rows(page, "trtdocs-data-runtime-options")
-    assert options_table[0][3] == "Set from C++"
+    # "First release" is left out: the documented release has the only option's feature
+    assert options_table[0] == ["Option", "Type", "Default", "Set from C++", "From Python"]
     assert options_table[1][0] == "weight_streaming_budget" and options_table[1][3:5] == [
         "load option: LoadBackendOptionsMap", "no"]
     terms = [dt.get_text(strip=True) for dt in soup.select("dl.trtdocs-data-definitions dt")]

@@ -1,9 +1,9 @@
 """Count the reader prose of the built guide pages.
 
 Prose is what a reader reads on a page, taken from the built HTML: paragraphs,
-lists, tables, notes and marks. Code (highlighted blocks, code cells), cell
-outputs and the provenance banner at the top of each notebook page are not
-counted. Words are runs of non-space characters.
+lists, tables and notes. Code (highlighted blocks, code cells), cell outputs,
+and the build's status lines (the provenance banner at the top of each notebook
+page, the one-line mark before each cell that did not run) are not counted. Words are runs of non-space characters.
 
     python tools/prose_words.py _build/html        # one line a page, and the total
 """
@@ -19,10 +19,10 @@ from bs4 import BeautifulSoup
 
 # The guide's pages, relative to the site root: the landing page and every notebook.
 GUIDE_GLOBS: tuple[str, ...] = ("index.html", "notebooks/*.html")
-# What is not prose: code, outputs, the provenance banner, heading anchors.
+# What is not prose: code, outputs, the build's status lines, heading anchors.
 NOT_PROSE: tuple[str, ...] = (
-    "div.highlight", "pre", "div.cell_output", "details.trtdocs-status", "a.headerlink",
-    "script", "style",
+    "div.highlight", "pre", "div.cell_output", "details.trtdocs-status", "details.trtdocs-not-executed",
+    "a.headerlink", "script", "style",
 )
 
 

@@ -14,6 +14,8 @@ Its parts, each a Sphinx extension that conf.py lists by name:
 * ``trtdocs.datatables``: the tables of ``docs/data/*.toml``;
 * ``trtdocs.benchresults``: the build-speed table;
 * ``trtdocs.failures``: errors hold on every build until their cause is gone;
+* ``trtdocs.site``: the site at any width and in either theme: tables,
+  diagrams, maintainer pages out of the readers' way;
 * ``trtdocs.drift``: the drift guards, run in the build.
 
 Shared by all: :mod:`.vocab` (the words, said once), :mod:`.config` (every
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 PARTS = ("trtdocs.features", "trtdocs.notebooks", "trtdocs.output", "trtdocs.api", "trtdocs.datatables",
-         "trtdocs.benchresults", "trtdocs.failures")
+         "trtdocs.benchresults", "trtdocs.failures", "trtdocs.site")
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -93,6 +93,10 @@ class TrtdocsConfig:
                                           "interpreter's site-packages", check=_strings)
     # -- tables of data files (trtdocs.datatables)
     data_dir: str = setting("docs/data", "the folder of the {data-table} files (from the source root)")
+    # -- the site as readers use it (trtdocs.site)
+    maintainer_docs: list[str] = setting([], "pages for maintainers of the site: out of the readers' "
+                                         "prev/next chain, ranked below guide pages in search",
+                                         rebuild="html", check=_strings)
     # -- drift guards (trtdocs.drift)
     drift: bool = setting(True, "run the drift guards in the build", rebuild="")
 

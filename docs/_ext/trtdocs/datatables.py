@@ -3,8 +3,12 @@
 
 Each cell is MyST inline text (code, ``{feature}`` and ``{ref}`` roles),
 parsed where the directive stands, so a version note in a table comes from
-the features table like one in prose. The page is re-read when the data
-file changes.
+the features table like one in prose, and code stays code (a literal: no smart
+quotes, no break inside a name). A column with nothing in any row (a version
+note that the documented release does not need) is left out. A table whose
+spec names an ``anchor`` field gives each row that id, a link to itself, and
+an entry in the site's search (:data:`OBJECT_TYPE`). The page is re-read when
+the data file changes.
 """
 
 from __future__ import annotations
@@ -59,6 +63,13 @@ class TableSpec:
     # (term, text): a definition list after the table, for long text that
     # would make the table too wide
     definitions: tuple[str, str] | None = None
+    # (anchor, name): the fields holding each row's id and the name search shows for it
+    anchor: tuple[str, str] | None = None
+
+
+# The search entries of anchored rows (Sphinx's standard domain; "error message" in results).
+OBJECT_TYPE = "data-row"
+OBJECT_NAME = "error message"
 
 
 TABLES: Mapping[str, TableSpec] = MappingProxyType({
@@ -77,7 +88,7 @@ TABLES: Mapping[str, TableSpec] = MappingProxyType({
         Column("Cause", _text("cause"), 26),
         Column("Fix", _text("fix"), 26),
         Column("Feature", _feature("feature"), 16),
-    )),
+    ), anchor=("anchor", "symptom")),
     "pte-vs-pt2": TableSpec("rows", (
         Column("", lambda e: f"**{e['aspect']}**", 16),
         Column("`.pte` (ExecuTorch)", _text("pte"), 34),
@@ -130,10 +141,34 @@ class DataTable(SphinxDirective):
             raise self.error(f"data-table: {path}: an entry lacks the field {exc}") from None
         except ValueError as exc:
             raise self.error(f"data-table: {exc}") from None
-        out: list[nodes.Node] = [self._table(spec, rows, name)]
+        table = self._table(spec, rows, name)
+        if spec.anchor:
+            self._anchor_rows(table, spec.anchor, entries, path)
+        _drop_empty_columns(table)
+        out: list[nodes.Node] = [table]
         if spec.definitions:
             out.append(self._definitions(spec.definitions, entries))
         return out
+
+    def _anchor_rows(self, table: nodes.table, fields: tuple[str, str], entries: list[Entry], path: Path) -> None:
+        """Each row its own id (a link to it in its first cell), a label for
+        ``{ref}``, and an entry in the search index."""
+        anchor_key, name_key = fields
+        std = self.env.domains.standard_domain
+        seen: set[str] = set()
+        for row, e in zip(next(table.findall(nodes.tbody)).children, entries):
+            anchor = str(e.get(anchor_key, ""))
+            if not anchor or anchor != nodes.make_id(anchor) or anchor in seen:
+                raise self.error(f"data-table: {path}: {anchor_key} {anchor!r} must be a unique "
+                                 f"lower-case slug (letters, digits, '-')")
+            seen.add(anchor)
+            row["ids"].append(anchor)
+            first = next(row[0].findall(nodes.paragraph))
+            first += nodes.reference("", "\u00b6", refuri=f"#{anchor}", internal=True,
+                                     classes=["headerlink"], reftitle="Link to this entry")
+            name = str(e[name_key])
+            std.note_object(OBJECT_TYPE, name, anchor, location=self.get_location())
+            std.note_hyperlink_target(anchor, self.env.docname, anchor, name)
 
     def _inline(self, text: str) -> list[nodes.Node]:
         parsed, messages = self.parse_inline(text, lineno=self.lineno)
@@ -175,7 +210,25 @@ class DataTable(SphinxDirective):
         return items
 
 
+def _drop_empty_columns(table: nodes.table) -> None:
+    """Leave out each column with no text in any body row."""
+    group = next(table.findall(nodes.tgroup))
+    rows = list(table.findall(nodes.row))
+    body = list(next(table.findall(nodes.tbody)).children)
+    empty = [i for i in range(len(rows[0].children))
+             if all(not row.children[i].astext().strip() for row in body)]
+    if not empty:
+        return
+    for row in rows:
+        row.children = [c for i, c in enumerate(row.children) if i not in empty]
+    specs = [c for c in group.children if isinstance(c, nodes.colspec)]
+    for i in empty:
+        group.remove(specs[i])
+    group["cols"] = len(specs) - len(empty)
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("trtdocs.config")
     app.add_directive("data-table", DataTable)
+    app.add_object_type(OBJECT_TYPE, OBJECT_TYPE, objname=OBJECT_NAME)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

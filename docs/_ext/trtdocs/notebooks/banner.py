@@ -121,8 +121,9 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
                 f"{entry.get('executed_at', 'unknown time')} in {entry.get('duration_s', '?')} s, "
                 f"with {_versions_text(envdata)}.")))
     body.append(downloads.description(docname, plan))
+    # no-search: Sphinx's search index leaves the banner out (its words are on every page)
     return folding.make(summary, body, ["trtdocs-status", f"trtdocs-status-{status.replace(' ', '-')}",
-                                        "admonition", kind])
+                                        "admonition", kind, "no-search"])
 
 
 def _report_link(app: Sphinx, docname: str) -> nodes.Node | None:

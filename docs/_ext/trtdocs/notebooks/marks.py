@@ -3,8 +3,10 @@
 
 :func:`place` runs when :class:`.parser.Parser` has rendered a gated notebook:
 
-* under the page's title, a placeholder for the status banner, which
-  :mod:`.banner` fills in once every page's execution data exist;
+* under the page's opening paragraph (or its title, when no paragraph opens
+  it), a placeholder for the status banner, which :mod:`.banner` fills in once
+  every page's execution data exist. After the opening paragraph, the page's
+  own text comes first in what search shows of it;
 * before each code cell that did not run, its mark (:func:`mark`): one line
   saying what it needs (:func:`mark_line`), the probe's reasons folded under it.
 
@@ -58,7 +60,8 @@ def mark(skipped: SkippedCell, plan: PagePlan) -> folding.folded:
         para = nodes.paragraph()
         para += inline(" ".join(reason.splitlines()))  # `name` as code
         reasons.append(para)
-    return folding.make([nodes.Text(mark_line(skipped.needs, plan.needs))], reasons, ["trtdocs-not-executed"])
+    return folding.make([nodes.Text(mark_line(skipped.needs, plan.needs))], reasons,
+                        ["trtdocs-not-executed", "no-search"])
 
 
 def place(document: nodes.document, plan: PagePlan, docname: str) -> None:
@@ -73,7 +76,10 @@ def place(document: nodes.document, plan: PagePlan, docname: str) -> None:
     section = next(document.findall(nodes.section), None)
     title = section.next_node(nodes.title) if section is not None else None
     if title is not None and title.parent is section:
-        section.insert(section.index(title) + 1, status_placeholder())
+        at = section.index(title) + 1
+        if at < len(section) and isinstance(section[at], nodes.paragraph):
+            at += 1  # the page's opening paragraph first
+        section.insert(at, status_placeholder())
     else:
         document.insert(0, status_placeholder())
 
