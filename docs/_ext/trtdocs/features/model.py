@@ -8,6 +8,7 @@ commands and the drift guards all ask this one object.
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
@@ -349,6 +350,26 @@ def platform_words(platforms: tuple[str, ...]) -> str:
 
 def release_words(key: str) -> str:
     return "nightly builds" if key == NIGHTLY else key
+
+
+_TRAILING_SEPARATOR = re.compile(r"\s*(?:,|;|\band|\bor)\s*$")
+_LEADING_SEPARATOR = re.compile(r"^\s*(?:,|;|and\b|or\b)\s*")
+
+
+def join_over(prev: str, nxt: str) -> tuple[str, str]:
+    """The text on both sides of a version note that says nothing (and goes),
+    closed over it: no space before the next punctuation, no parentheses the
+    prose opened for it alone, no separator left dangling."""
+    head = prev.rstrip()
+    if head.endswith("(") and nxt.lstrip().startswith(")"):  # "(x)" with x gone: no parentheses
+        return head[:-1].rstrip(), nxt.lstrip()[1:]
+    if head.endswith("("):  # "(x, y)" with x gone: "(y)"
+        return head, _LEADING_SEPARATOR.sub("", nxt, count=1)
+    if (m := _TRAILING_SEPARATOR.search(prev)) and (not nxt.strip() or nxt.lstrip()[:1] in ".,;:)"):
+        return prev[:m.start()], nxt  # "(y, x)" with x gone: "(y)"
+    if not nxt or nxt[:1] in ".,;:)":
+        return prev.rstrip(), nxt
+    return prev, nxt
 
 
 def plain(text: str) -> str:

@@ -9,7 +9,6 @@ parts of the site (the API reference's ``{api-feature}``) use to say the same.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from docutils import nodes
@@ -23,7 +22,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from .. import state
 from ..output.inline import inline
 from ..vocab import INSTALL_PLATFORMS, INSTALL_TOOLS
-from .model import Feature, FeaturesTable
+from .model import Feature, FeaturesTable, join_over
 
 logger = logging.getLogger(__name__)
 
@@ -163,22 +162,6 @@ class FeatureNoteParentheses(SphinxTransform):
 
 
 _GONE = object()  # where an empty note was
-_TRAILING_SEPARATOR = re.compile(r"\s*(?:,|;|\band|\bor)\s*$")
-_LEADING_SEPARATOR = re.compile(r"^\s*(?:,|;|and\b|or\b)\s*")
-
-
-def _join(prev: str, nxt: str) -> tuple[str, str]:
-    """The text on both sides of a note that went, closed over it."""
-    head = prev.rstrip()
-    if head.endswith("(") and nxt.lstrip().startswith(")"):  # "(x)" with x gone: no parentheses
-        return head[:-1].rstrip(), nxt.lstrip()[1:]
-    if head.endswith("("):  # "(x, y)" with x gone: "(y)"
-        return head, _LEADING_SEPARATOR.sub("", nxt, count=1)
-    if (m := _TRAILING_SEPARATOR.search(prev)) and (not nxt.strip() or nxt.lstrip()[:1] in ".,;:)"):
-        return prev[:m.start()], nxt  # "(y, x)" with x gone: "(y)"
-    if not nxt or nxt[:1] in ".,;:)":
-        return prev.rstrip(), nxt
-    return prev, nxt
 
 
 def _close_over_empty_notes(parent: nodes.Element) -> None:
@@ -200,7 +183,7 @@ def _close_over_empty_notes(parent: nodes.Element) -> None:
             continue
         before = items[i - 1] if i and isinstance(items[i - 1], str) else None
         after = items[i + 1] if i + 1 < len(items) and isinstance(items[i + 1], str) else None
-        prev, nxt = _join(before or "", after or "")
+        prev, nxt = join_over(before or "", after or "")
         if before is not None:
             items[i - 1] = prev
         if after is not None:

@@ -7,21 +7,31 @@ so they are merged back from the cache here. The gating's decisions become
 plain Markdown so that the file reads well in Jupyter: a quoted note before
 each cell that did not run (from the page's plan), and no ``skip-execution``
 tag (on a machine that meets the requirements, every cell runs).
+
+Both downloads are self-contained: every MyST directive and role of their
+Markdown is rendered into Markdown text (:mod:`.markdown`: the install
+commands, tables, version notes, links; a diagram as an attached image in the
+``.ipynb``). A download that still holds MyST syntax fails the build, naming
+the page and the line.
 """
 
 from __future__ import annotations
 
-import shutil
+import base64
+import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import jupytext
 import nbformat
 from docutils import nodes
+from myst_nb.core.read import read_myst_markdown_notebook
 from sphinx.util import logging
 
-from .. import state
+from .. import config, state
 from ..output import buildpaths
 from ..output.folding import download_link
+from . import markdown
 from .plan import SKIP_TAG, PagePlan
 from .reader import stable_ids
 
@@ -122,11 +132,89 @@ def write(app: Sphinx, pagename: str, templatename: str, context: dict, doctree:
         logger.warning(f"{pagename}: myst-nb wrote no notebook to {app.env.mystnb_config.output_folder}",
                        location=pagename, type="trtdocs", subtype="downloads")
         return
+    lines = list(nb.metadata.get("source_map") or [])
     download = for_jupyter(nb, plan)
     buildpaths.scrub_outputs(download, buildpaths.replacements(app))
+    _render_cells(app, pagename, download, ".ipynb", _cell_lines(download, lines))
     nbformat.write(download, out.with_name(out.name + ".ipynb"))
-    shutil.copyfile(Path(app.srcdir, app.env.doc2path(pagename, base=False)),
-                    out.with_name(out.name + ".md"))
+    source = Path(app.srcdir, app.env.doc2path(pagename, base=False))
+    text = _markdown_download(app, pagename, source)
+    out.with_name(out.name + ".md").write_text(text, encoding="utf-8")
+
+
+def _cell_lines(nb: nbformat.NotebookNode, source_map: list[int]) -> list[int]:
+    """The page line where each cell of the download starts (1 for an added note)."""
+    starts = iter(source_map)
+    out = []
+    for cell in nb.cells:
+        added = cell.cell_type == "markdown" and cell.source.startswith("> **Not executed in this build**")
+        out.append(1 if added else next(starts, 0) + 1)
+    return out
+
+
+def context(app: Sphinx, pagename: str, suffix: str, diagram: Any = None) -> markdown.Context:
+    """What :mod:`.markdown` needs of this build to render one page's download."""
+    env = app.env
+    build = state.of(env)
+    assert build.features is not None, "trtdocs.features is not set up"
+    std = env.domains.standard_domain
+    titled = std.labels  # labels of a section, figure or table: (docname, anchor, title)
+    labels = {name: (doc, anchor, titled[name][2] if name in titled else "")
+              for name, (doc, anchor) in std.anonlabels.items()}
+    return markdown.Context(
+        features=build.features, data_dir=Path(app.srcdir, config.of(app.config).data_dir), page=pagename,
+        suffix=suffix, titles={doc: title.astext() for doc, title in env.titles.items()}, labels=labels,
+        notebooks=frozenset(build.plans), extlinks=dict(app.config.extlinks or {}),
+        baseurl=app.config.html_baseurl or "", diagram=diagram)
+
+
+def _render_cells(app: Sphinx, pagename: str, nb: nbformat.NotebookNode, suffix: str, lines: list[int]) -> None:
+    """Each Markdown cell of ``nb`` rendered; a diagram becomes an attached image."""
+    for cell, line in zip(nb.cells, lines):
+        if cell.cell_type != "markdown":
+            continue
+        attachments: dict[str, dict[str, str]] = {}
+        try:
+            cell.source = markdown.render(cell.source, context(app, pagename, suffix, _diagrams(app, attachments)))
+        except markdown.DownloadError as exc:
+            _report(pagename, line + exc.line - 1, str(exc))
+            continue
+        if attachments:
+            cell["attachments"] = attachments
+        for at, what in markdown.leftovers(cell.source):
+            _report(pagename, line + at - 1, f"the {suffix} download keeps {what}")
+
+
+def _markdown_download(app: Sphinx, pagename: str, source: Path) -> str:
+    """The MyST text notebook with its Markdown rendered, as jupytext writes it."""
+    nb = read_myst_markdown_notebook(source.read_text(encoding="utf-8"), add_source_map=True)
+    lines = [line + 1 for line in nb.metadata.pop("source_map")]
+    for cell, line in zip(nb.cells, lines):
+        if cell.cell_type != "markdown":
+            continue
+        try:
+            cell.source = markdown.render(cell.source, context(app, pagename, ".md"))
+        except markdown.DownloadError as exc:
+            _report(pagename, line + exc.line - 1, str(exc))
+    text = jupytext.writes(nb, fmt="md:myst")
+    for at, what in markdown.leftovers(text):
+        _report(pagename, 1, f"the .md download keeps {what} (at its line {at})")
+    return text
+
+
+def _diagrams(app: Sphinx, attachments: dict[str, dict[str, str]]) -> Any:
+    """A diagram maker for one cell: Graphviz draws a PNG that the cell attaches."""
+    def make(code: str, alt: str) -> str:
+        dot = app.config.graphviz_dot if hasattr(app.config, "graphviz_dot") else "dot"
+        png = subprocess.run([dot, "-Tpng", "-Gdpi=144"], input=code.encode(), capture_output=True, check=True).stdout
+        name = f"diagram-{len(attachments) + 1}.png"
+        attachments[name] = {"image/png": base64.b64encode(png).decode("ascii")}
+        return f"![{alt}](attachment:{name})"
+    return make
+
+
+def _report(pagename: str, line: int, message: str) -> None:
+    logger.error(message, location=(pagename, line), type="trtdocs", subtype="downloads")
 
 
 def setup(app: Sphinx) -> None:

@@ -1,0 +1,269 @@
+"""A notebook's Markdown as plain Markdown, for its downloads.
+
+A downloaded notebook opens in Jupyter, which knows no MyST: a
+``{install-command}`` directive would show as its own text, a ``{data-table}``
+as nothing. :func:`render` turns each directive and role into the Markdown it
+stands for, from the same data the site uses: install commands and version
+notes from the features table, tables from ``docs/data``, admonitions as
+quotes, tabs one after the other, links to the other pages (the hosted site
+when ``html_baseurl`` is set, else the sibling download). MyST comments and
+targets go. A directive or role with no Markdown form is an error naming the
+line (:class:`DownloadError`), and :func:`leftovers` finds any MyST syntax
+left in a written download, which fails the build.
+
+Pure: markdown-it (the parser MyST uses), no Sphinx.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Final
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.colon_fence import colon_fence_plugin
+from mdit_py_plugins.myst_blocks import myst_block_plugin
+from mdit_py_plugins.myst_role import myst_role_plugin
+
+from .. import datatables
+from ..drift.blocks import directive_options
+from ..features.model import FeaturesTable, join_over, plain
+
+# Directives that are cell markers of the jupytext MyST format, not page content.
+CELL_MARKERS: Final = frozenset({"code-cell", "raw-cell"})
+ADMONITIONS: Final = frozenset({"note", "warning", "tip", "important", "hint", "caution", "attention",
+                                "danger", "error", "seealso"})
+_PARSER: Final = (MarkdownIt("commonmark").enable("table").use(colon_fence_plugin).use(myst_role_plugin)
+                  .use(myst_block_plugin))
+_DIRECTIVE: Final = re.compile(r"^\{(?P<name>[\w:-]+)\}\s*(?P<arg>.*)$")
+_ROLE: Final = re.compile(r"\{(?P<name>[\w:+-]+)\}`(?P<content>[^`]+)`")
+_EXPLICIT: Final = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
+
+
+class DownloadError(ValueError):
+    """MyST syntax with no Markdown form; ``line`` is 1-based in the text rendered."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclasses.dataclass(frozen=True)
+class Context:
+    """What the rendering of one page needs to know of the site."""
+
+    features: FeaturesTable
+    data_dir: Path  # docs/data
+    page: str  # the page's docname ("notebooks/install")
+    suffix: str  # ".ipynb" or ".md": a link to another notebook points at its download of that kind
+    titles: Mapping[str, str]  # docname -> title
+    labels: Mapping[str, tuple[str, str, str]]  # label -> (docname, anchor, title)
+    notebooks: frozenset[str]  # docnames that have downloads
+    extlinks: Mapping[str, tuple[str, str | None]]  # sphinx.ext.extlinks: role -> (url, caption)
+    baseurl: str = ""  # html_baseurl: links go to the hosted site
+    diagram: Callable[[str, str], str] | None = None  # (dot code, alt) -> Markdown image; None: caption only
+
+
+def render(text: str, ctx: Context) -> str:
+    """``text`` (a notebook's Markdown cell) with every directive and role rendered."""
+    lines = text.split("\n")
+    out: list[str] = []
+    at = 0
+    for token, start, end in _blocks(text):
+        out += _roles(lines[at:start], at, ctx)
+        out += _directive(token, lines, start, ctx)
+        at = end
+    out += _roles(lines[at:], at, ctx)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip("\n") + ("\n" if text.endswith("\n") else "")
+
+
+def leftovers(text: str) -> list[tuple[int, str]]:
+    """(line, what) for each piece of MyST syntax left in Markdown text; cell
+    markers of the jupytext MyST format (``{code-cell}``) are the format, not left over."""
+    found = []
+    for token in _PARSER.parse(text):
+        line = (token.map[0] + 1) if token.map else 1
+        if token.type in ("fence", "colon_fence") and (m := _DIRECTIVE.match(token.info.strip())):
+            if m["name"] not in CELL_MARKERS:
+                found.append((line, f"the directive {{{m['name']}}}"))
+        elif token.type in ("myst_target", "myst_line_comment"):
+            found.append((line, f"MyST {token.type.removeprefix('myst_').replace('_', ' ')}"))
+        for child in token.children or ():
+            if child.type == "myst_role":
+                found.append((line, f"the role {{{child.meta['name']}}}"))
+    return found
+
+
+def _blocks(text: str) -> Iterator[tuple[Token, int, int]]:
+    """Top-level tokens to replace: directives (not code cells), targets, comments."""
+    for token in _PARSER.parse(text):
+        if token.map is None or token.level != 0:
+            continue
+        if token.type in ("myst_target", "myst_line_comment"):
+            yield token, token.map[0], token.map[1]
+        elif token.type in ("fence", "colon_fence") and (m := _DIRECTIVE.match(token.info.strip())) \
+                and m["name"] not in CELL_MARKERS:
+            yield token, token.map[0], token.map[1]
+
+
+def _directive(token: Token, lines: list[str], start: int, ctx: Context) -> list[str]:
+    if token.type != "fence" and token.type != "colon_fence":
+        return []  # a target or a comment: nothing for a reader
+    m = _DIRECTIVE.match(token.info.strip())
+    assert m is not None
+    name, arg = m["name"], m["arg"].strip()
+    body = token.content.rstrip("\n").split("\n") if token.content.strip() else []
+    options, skip = directive_options(body)
+    content = "\n".join(body[skip:])
+    line = start + 1
+    render_one = _DIRECTIVES.get(name) or (_admonition if name in ADMONITIONS else None)
+    if render_one is None:
+        raise DownloadError(line, f"the directive {{{name}}} has no Markdown form for the downloads "
+                                  f"(trtdocs.notebooks.markdown)")
+    try:
+        text = render_one(name, arg, options, content, ctx)
+    except DownloadError as exc:
+        raise DownloadError(line + skip + exc.line, str(exc)) from None
+    except (KeyError, ValueError) as exc:
+        raise DownloadError(line, f"{{{name}}} {arg}: {exc}") from None
+    return ["", *text.strip("\n").split("\n"), ""] if text.strip() else [""]
+
+
+def _install_command(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
+    command = ctx.features.install_command(arg, options.get("tool", "pip"), options.get("platform", "linux"))
+    return f"```bash\n{command}\n```"
+
+
+def _feature_note(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
+    feature = ctx.features.feature(arg)
+    headline = ctx.features.note_text(feature)
+    if not headline:
+        return ""
+    return (f"> **{headline[0].upper()}{headline[1:]}.** {feature.title}. {feature.note} "
+            f"See {_link('the support matrix', 'docs/support-matrix', f'feature-{feature.id}', ctx)}.")
+
+
+def _data_table(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
+    spec = datatables.TABLES[arg]
+    entries = datatables.load(ctx.data_dir / f"{arg}.toml", spec)
+    rows = [[_inline(col.cell(e), ctx).replace("|", "\\|").replace("\n", " ") for col in spec.columns]
+            for e in entries]
+    keep = [i for i in range(len(spec.columns)) if any(r[i].strip() for r in rows)]
+    head = [spec.columns[i].title for i in keep]
+    out = ["| " + " | ".join(_inline(h, ctx) or " " for h in head) + " |",
+           "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(r[i] for i in keep) + " |" for r in rows]
+    if spec.definitions:
+        term, text = spec.definitions
+        out += [""] + [f"- `{e[term]}`: {_inline(str(e[text]), ctx)}" for e in entries]
+    return "\n".join(out)
+
+
+def _tabs(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
+    return render(content, ctx)  # each tab-item renders itself, one after the other
+
+
+def _tab_item(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
+    return f"**{arg}**\n\n{render(content, ctx)}"
+
+
+def _admonition(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
+    title = arg or name.capitalize()
+    quoted = render(content, ctx).strip("\n").split("\n")
+    return "\n".join([f"> **{title}:** {quoted[0]}", *(f"> {line}" if line else ">" for line in quoted[1:])])
+
+
+def _graphviz(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
+    caption = _inline(options.get("caption", ""), ctx)
+    alt = options.get("alt", caption or "diagram")
+    image = ctx.diagram(content, alt) if ctx.diagram is not None else ""
+    return "\n\n".join(filter(None, [image or f"*Diagram:* {alt}", f"*{caption}*" if caption else ""]))
+
+
+_DIRECTIVES: Final[Mapping[str, Callable[[str, str, dict[str, str], str, Context], str]]] = {
+    "install-command": _install_command, "feature-note": _feature_note, "data-table": _data_table,
+    "tab-set": _tabs, "tab-item": _tab_item, "graphviz": _graphviz,
+}
+
+
+def _roles(lines: list[str], first: int, ctx: Context) -> list[str]:
+    """Lines with each role rendered; inline code and code blocks untouched."""
+    text = "\n".join(lines)
+    expected = sum(1 for t in _PARSER.parse(text) for c in t.children or () if c.type == "myst_role")
+    if not expected:
+        return lines
+    found = list(_ROLE.finditer(text))
+    if len(found) != expected:
+        raise DownloadError(first + 1, f"{expected} roles, but {len(found)} look like roles; a role inside "
+                                       f"inline code or a code block, or a role that spans lines?")
+    return _inline(text, ctx, first).split("\n")
+
+
+def _inline(text: str, ctx: Context, first: int = 0) -> str:
+    """Roles of one text rendered; a version note with nothing to say goes, and
+    the sentence closes over it (:func:`~trtdocs.features.model.join_over`)."""
+    head, rest, newlines = "", text, 0
+    while (m := _ROLE.search(rest)) is not None:
+        line = first + newlines + rest.count("\n", 0, m.start()) + 1
+        newlines += rest.count("\n", 0, m.end())
+        piece = _role(m["name"], m["content"], ctx, line)
+        before, rest = head + rest[:m.start()], rest[m.end():]
+        if m["name"] == "feature":
+            if not piece:
+                head, rest = join_over(before, rest)
+                continue
+            piece = piece if before.rstrip().endswith("(") else f"({piece})"
+        head = before + piece
+    return head + rest
+
+
+def _role(name: str, content: str, ctx: Context, line: int) -> str:
+    explicit = _EXPLICIT.match(content)
+    text, target = (explicit["text"], explicit["target"]) if explicit else (None, content)
+    if name == "feature":
+        return ctx.features.note_text(ctx.features.feature(content.strip()))
+    if name == "doc":
+        doc = _docname(target, ctx)
+        return _link(text or ctx.titles.get(doc, target), doc, "", ctx)
+    if name == "ref":
+        if target not in ctx.labels:
+            raise DownloadError(line, f"{{ref}} {target!r}: no such label on the site")
+        doc, anchor, title = ctx.labels[target]
+        if not (text or title):
+            raise DownloadError(line, f"{{ref}} {target!r}: the label has no title; give the link a text")
+        return _link(text or title, doc, anchor, ctx, heading=title)
+    if name in ctx.extlinks:
+        url, caption = ctx.extlinks[name]
+        return f"[{text or (caption % target if caption else url % target)}]({url % target})"
+    raise DownloadError(line, f"the role {{{name}}} has no Markdown form for the downloads "
+                              f"(trtdocs.notebooks.markdown)")
+
+
+def _docname(target: str, ctx: Context) -> str:
+    if target.startswith("/"):
+        return target.lstrip("/").removesuffix(".md")
+    base = ctx.page.rsplit("/", 1)[0] if "/" in ctx.page else ""
+    parts = [p for p in f"{base}/{target.removesuffix('.md')}".split("/") if p]
+    doc: list[str] = []
+    for p in parts:
+        if p == "..":
+            doc.pop()
+        elif p != ".":
+            doc.append(p)
+    return "/".join(doc)
+
+
+def _link(text: str, doc: str, anchor: str, ctx: Context, heading: str = "") -> str:
+    """A link to a page of the site: the hosted page, else the sibling download,
+    else the text alone; on the page itself, Jupyter's anchor of the ``heading``."""
+    fragment = f"#{anchor}" if anchor else ""
+    if doc == ctx.page and not ctx.baseurl:
+        return f"[{plain(text)}](#{plain(heading).replace(' ', '-')})" if heading else plain(text)
+    if ctx.baseurl:
+        return f"[{plain(text)}]({ctx.baseurl}{doc}.html{fragment})"
+    if doc in ctx.notebooks and doc.rsplit("/", 1)[0] == ctx.page.rsplit("/", 1)[0]:
+        return f"[{plain(text)}]({doc.rsplit('/', 1)[-1]}{ctx.suffix})"
+    return plain(text)
