@@ -1,10 +1,17 @@
-"""ExecuTorch's C++ start-up log left out of every page the same way.
+"""Log lines that say nothing about the reader's program, left out of every page the same way.
 
-ExecuTorch's runtime logs to stderr how it read the CPU's description
-(``[cpuinfo_utils.cpp:71] Reading file /sys/devices/…``) the first time a
-program loads. The lines say nothing about the reader's program; they are
-dropped from stderr outputs after :mod:`.streams` joined the pieces, and an
-output left empty goes with them. Other log lines stay.
+* ExecuTorch's runtime logs to stderr how it read the CPU's description the
+  first time a program loads: ``[cpuinfo_utils.cpp:71] Reading file …`` from
+  the Python runtime, ``I 00:00:00.003454 executorch:cpuinfo_utils.cpp:71]
+  Reading file …`` from the C++ package.
+* Importing ExecuTorch's lowering (it imports torchao) makes torch log a
+  deprecation of its own API: ``W1203 07:29:30.941000 18693
+  torch/utils/_pytree.py:630] <enum 'KernelPreference'> is an Enum subclass and
+  is now natively supported by torch.compile …``.
+
+They are dropped from stderr outputs after :mod:`.streams` joined the pieces,
+and an output left empty goes with it. Other log lines stay, those of the same
+files included (:data:`NOISE` names each message).
 """
 
 from __future__ import annotations
@@ -22,14 +29,28 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-# The C++ sources whose log lines are noise on these pages.
-NOISY_SOURCES: Final = frozenset({"cpuinfo_utils.cpp"})
-LOG_LINE: Final = re.compile(r"^\[(?P<source>[\w.]+):\d+\] ")
+# (source file of the log line, start of its message) -> why it is noise; "" matches any message.
+NOISE: Final = {
+    ("cpuinfo_utils.cpp", ""): "ExecuTorch reading the CPU's description at the first load",
+    ("torch/utils/_pytree.py", "<enum 'KernelPreference'> is an Enum subclass"):
+        "torch's deprecation of register_constant() for Enum subclasses, logged when torchao is imported",
+}
+LOG_LINES: Final = (
+    re.compile(r"^\[(?P<source>[\w./]+):\d+\] (?P<message>.*)"),  # ExecuTorch's Python runtime
+    re.compile(r"^[IWEF] \d\d:\d\d:\d\d\.\d+ executorch:(?P<source>[\w./]+):\d+\] (?P<message>.*)"),  # its C++ package
+    re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ (?P<source>[\w./]+):\d+\] (?P<message>.*)"),  # glog (torch)
+)
+
+
+def is_noise(line: str) -> bool:
+    for pattern in LOG_LINES:
+        if (m := pattern.match(line)) is not None:
+            return any(m["source"] == source and m["message"].startswith(start) for source, start in NOISE)
+    return False
 
 
 def quiet(text: str) -> str:
-    return "".join(line for line in text.splitlines(keepends=True)
-                   if not ((m := LOG_LINE.match(line)) and m["source"] in NOISY_SOURCES))
+    return "".join(line for line in text.splitlines(keepends=True) if not is_noise(line))
 
 
 class DropLogNoise(SphinxTransform):
