@@ -111,8 +111,7 @@ graphviz:
 record: $(VENV_STAMP) graphviz
 	$(call STAGED_BUILD,TRTDOCS_RECORD=1 TRTDOCS_RECORD_OUT="$(RECORD_OUT)")
 
-# The kernel imports the guide's extension (trtdocs), as it does in the build.
-lab: export PYTHONPATH := $(CURDIR)/docs/_ext$(if $(PYTHONPATH),:$(PYTHONPATH))
+# The notebooks run as a reader's do: nothing of this repository on the kernel's path.
 lab: $(VENV_STAMP)
 	$(BIN)/jupytext-config --settings-file "$(VENV)/etc/jupyter/labconfig/default_setting_overrides.json" set-default-viewer markdown myst
 	$(BIN)/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_OPTS)

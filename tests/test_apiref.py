@@ -13,9 +13,10 @@ import pytest
 from bs4 import BeautifulSoup
 from sitebuild import REPO, copy_fixture, log, sphinx_build
 
-from trtdocs import apimodel, apiref
-from trtdocs.drift import api as drift_api
-from trtdocs.features import load as load_features
+from trtdocs.api import data as apidata
+from trtdocs.api import index as api_index
+from trtdocs.api import model as apimodel
+from trtdocs.features.validate import load as load_features
 
 DATA = REPO / "docs" / "data" / "api.toml"
 ERRATA = REPO / "docs" / "data" / "api-errata.toml"
@@ -33,8 +34,8 @@ def table():
 
 
 @pytest.fixture(scope="module")
-def data(model, table) -> apiref.ApiData:
-    return apiref.load_data(DATA, ERRATA, model, table)
+def data(model, table) -> apidata.ApiData:
+    return apidata.load_data(DATA, ERRATA, model, table)
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +85,7 @@ def _planted_copy(tmp_path: Path, model: apimodel.ApiModel, version: str | None 
 
 def test_one_model_for_the_guards_and_the_reference(model):
     assert apimodel.load() is model  # loaded once per process
-    index = drift_api.ApiIndex.load()
+    index = api_index.ApiIndex.load()
     assert index.modules is model.modules and index.versions is model.versions
     assert "torch_tensorrt" not in sys.modules  # nothing was imported
     assert model.versions["torch_tensorrt"] == "2.14.0"
@@ -94,17 +95,17 @@ def test_one_model_for_the_guards_and_the_reference(model):
 def test_a_new_version_moves_the_source_links(tmp_path, model):
     planted = apimodel.load([_planted_copy(tmp_path, model, "2.14.1"), *model.search_paths])
     assert planted.versions["torch_tensorrt"] == "2.14.1"
-    save = apiref.public_objects(planted)["torch_tensorrt.save"]
+    save = apimodel.public_objects(planted)["torch_tensorrt.save"]
     url = apimodel.source_url(planted, save)
     assert url == f"https://github.com/pytorch/TensorRT/blob/v2.14.1/py/torch_tensorrt/_compile.py#L{save.lineno}"
     assert apimodel.site_relative(planted, save) == "torch_tensorrt/_compile.py"
 
 
 def test_coverage_is_the_modules_all(model):
-    objects = apiref.public_objects(model)
+    objects = apimodel.public_objects(model)
     for module in ("torch_tensorrt.executorch", "torch_tensorrt_executorch_runtime",
                    "torch_tensorrt_executorch_runtime.runtime"):
-        exports = apiref._get(model, module).exports
+        exports = apimodel.get(model, module).exports
         assert exports and all(f"{module}.{n}" in objects for n in exports)
     assert {"torch_tensorrt.save", "torch_tensorrt.load"} <= set(objects)
 
@@ -113,7 +114,7 @@ def test_coverage_is_the_modules_all(model):
 
 
 def test_every_entry_is_a_python_domain_object(page, model):
-    for path, obj in apiref.public_objects(model).items():
+    for path, obj in apimodel.public_objects(model).items():
         if obj.is_module:
             assert page.find(id=f"module-{path}") is not None, path
             continue
@@ -125,8 +126,8 @@ def test_every_entry_is_a_python_domain_object(page, model):
 
 
 def test_signatures_carry_the_installed_defaults(page, model):
-    for path, obj in apiref.public_objects(model).items():
-        params = apiref._params(obj)
+    for path, obj in apimodel.public_objects(model).items():
+        params = apimodel.params(obj)
         if not params:
             continue
         sig = page.find(id=path)
@@ -149,7 +150,7 @@ def test_source_links_follow_the_installed_version(page, site, model):
     html = (site / "api.html").read_text(encoding="utf-8")
     for root in model.search_paths:
         assert root not in html  # no build-machine path
-    for path, obj in apiref.public_objects(model).items():
+    for path, obj in apimodel.public_objects(model).items():
         if obj.is_module:
             continue
         source = _body(_entry(page, path)).find("div", class_="trtdocs-api-source", recursive=False)
@@ -172,15 +173,15 @@ def test_docstring_sections_become_field_lists(page):
     export = _field_labels(_entry(page, "torch_tensorrt.executorch.export"))
     assert export == {"Parameters", "Returns", "Return type"}  # every field is one the domain knows
     assert "Raises" in _field_labels(_entry(page, "torch_tensorrt.load"))
-    for path in apiref.public_objects(apimodel.load()):
+    for path in apimodel.public_objects(apimodel.load()):
         if page.find(id=path) is not None:
             assert _field_labels(_entry(page, path)) <= {"Parameters", "Returns", "Return type", "Raises"}, path
 
 
 def test_save_kwargs_options_are_documented(page, model):
-    save = apiref.public_objects(model)["torch_tensorrt.save"]
+    save = apimodel.public_objects(model)["torch_tensorrt.save"]
     popped = apimodel.popped_options(save)
-    assert set(popped) == drift_api.kwargs_popped(save)  # what the drift guard accepts
+    assert set(popped) == api_index.kwargs_popped(save)  # what the drift guard accepts
     entry = _entry(page, "torch_tensorrt.save")
     rubric = next(p for p in entry.find_all("p", class_="rubric") if "Options for" in p.get_text())
     assert 'output_format="executorch"' in rubric.get_text()
@@ -248,9 +249,9 @@ def test_an_erratum_whose_sentence_changed_fails(tmp_path, model, table):
     compile_py.write_text(text.replace("to override the default target device", "to pick the GPU"),
                           encoding="utf-8")
     changed = apimodel.load([planted, *model.search_paths])
-    with pytest.raises(apiref.ApiDataError, match=r"api-errata\.toml: errata\[0\] 'save-target-device': "
+    with pytest.raises(apidata.ApiDataError, match=r"api-errata\.toml: errata\[0\] 'save-target-device': "
                                                   r"the installed docstring of torch_tensorrt\.save"):
-        apiref.load_data(DATA, ERRATA, changed, table)
+        apidata.load_data(DATA, ERRATA, changed, table)
 
 
 def test_a_build_against_a_changed_docstring_fails_naming_the_erratum(tmp_path, model):
@@ -284,19 +285,19 @@ def test_mapping_problems_name_file_and_entry(tmp_path, model, table):
     for line, message in cases.items():
         bad = base.replace('"torch_tensorrt.save:retrace" = ["save-keeps-compiled-graph"]', line)
         path = _write(tmp_path / "api.toml", bad)
-        with pytest.raises(apiref.ApiDataError, match=re.escape(str(path)) + ": " + message):
-            apiref.load_data(path, ERRATA, model, table)
+        with pytest.raises(apidata.ApiDataError, match=re.escape(str(path)) + ": " + message):
+            apidata.load_data(path, ERRATA, model, table)
 
 
 def test_options_must_match_the_source(tmp_path, model, table):
     base = DATA.read_text(encoding="utf-8")
     missing = _write(tmp_path / "missing.toml", re.sub(r"(?m)^generate_etrecord = .*\n", "", base))
-    with pytest.raises(apiref.ApiDataError, match=r"no description for 'generate_etrecord'"):
-        apiref.load_data(missing, ERRATA, model, table)
+    with pytest.raises(apidata.ApiDataError, match=r"no description for 'generate_etrecord'"):
+        apidata.load_data(missing, ERRATA, model, table)
     extra = _write(tmp_path / "extra.toml", base.replace(
         "[options.\"torch_tensorrt.save\".text]\n", "[options.\"torch_tensorrt.save\".text]\nuse_cuda_graphs = \"x\"\n"))
-    with pytest.raises(apiref.ApiDataError, match=r"text\.use_cuda_graphs: the installed source pops no such option"):
-        apiref.load_data(extra, ERRATA, model, table)
+    with pytest.raises(apidata.ApiDataError, match=r"text\.use_cuda_graphs: the installed source pops no such option"):
+        apidata.load_data(extra, ERRATA, model, table)
 
 
 # -- cross-references ---------------------------------------------------------------

@@ -41,7 +41,7 @@ def build(tmp_path: Path, index: str) -> SphinxTestApp:
     src = tmp_path / "src"
     src.mkdir()
     (src / "conf.py").write_text(
-        'extensions = ["myst_parser", "trtdocs.cellinclude"]\n'
+        'extensions = ["myst_parser", "trtdocs.output.cellinclude"]\n'
         'exclude_patterns = ["nb.md"]\nsuppress_warnings = ["toc.not_included"]\n'
     )
     (src / "index.md").write_text(index)

@@ -1,5 +1,5 @@
 """Names in code cells link to their API entries inside the highlighted code
-(trtdocs.codelinks), resolved by the drift guard's reading of the cells."""
+(trtdocs.api.codelinks), resolved as the drift guard reads the cells (trtdocs.api.uses)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import pytest
 from bs4 import BeautifulSoup
 from sitebuild import REPO, copy_fixture, log, sphinx_build
 
-from trtdocs import codelinks
-from trtdocs.drift import api as drift_api
+from trtdocs.api import codelinks
+from trtdocs.api.index import ApiIndex
+from trtdocs.api.uses import cell_uses
 
 ENV = {"TRTDOCS_REPO": str(REPO)}
 
@@ -81,11 +82,11 @@ def test_code_text_is_unchanged(site):
 
 
 def test_uses_come_from_the_drift_resolution():
-    index = drift_api.ApiIndex.load()
+    index = ApiIndex.load()
     cells = ["import torch_tensorrt_executorch_runtime as trt_runtime\n",
              "prog = trt_runtime.runtime.load('x')\nprog.run(trt_runtime)\n"]
     got = [[(u.line, cells[i].split("\n")[u.line - 1][u.start:u.end], u.path, u.instance) for u in uses]
-           for i, uses in enumerate(drift_api.cell_uses(cells, index))]
+           for i, uses in enumerate(cell_uses(cells, index))]
     runtime = "torch_tensorrt_executorch_runtime"
     assert got[0] == [(1, runtime, runtime, False)]
     assert (1, "trt_runtime.runtime.load", f"{runtime}.runtime.load", False) in got[1]

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from trtdocs.api.index import ApiIndex
 from trtdocs.drift import api
 from trtdocs.drift.blocks import page_paths
-from trtdocs.features import load as load_features
+from trtdocs.features.validate import load as load_features
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -18,7 +19,7 @@ REAL_TABLE = ROOT / "docs" / "features.toml"
 
 @pytest.fixture(scope="module")
 def index():
-    return api.ApiIndex.load()
+    return ApiIndex.load()
 
 
 @pytest.fixture(scope="module")

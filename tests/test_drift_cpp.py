@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from trtdocs import cxxsdk
+from trtdocs.notebooks import cxxsdk
 from trtdocs.drift import cpp, installs
-from trtdocs.drift.table import table_from_features
-from trtdocs.features import load as load_features
+from trtdocs.drift.commands import parse_command
+from trtdocs.features.validate import load as load_features
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
-TABLE = table_from_features(load_features(ROOT / "docs" / "features.toml"))
+TABLE = load_features(ROOT / "docs" / "features.toml")
 
 # Blocks of the real pages that cannot compile here: (page, header). Each header must
 # match cpp.EXPECTED_MISSING (or cpp.WHEEL_MISSING, for a block marked for executorch
@@ -97,17 +97,17 @@ def test_planted_compile_error_fails_the_build(tmp_path):
 
 
 def test_cxx_package_install_command():
-    ok, _ = installs.parse_command('pip install --no-deps --target "$HOME/et" "executorch==1.5.1"', "p.md", 3)
+    ok, _ = parse_command('pip install --no-deps --target "$HOME/et" "executorch==1.5.1"', "p.md", 3)
     ok = [dataclasses.replace(c, cxx_package=True) for c in ok]
     assert installs.check_command(ok[0], TABLE) == []
-    bad, _ = installs.parse_command("pip install executorch==1.5.0 torch", "p.md", 4)
+    bad, _ = parse_command("pip install executorch==1.5.0 torch", "p.md", 4)
     bad = [dataclasses.replace(c, cxx_package=True) for c in bad]
     messages = [v.message for v in installs.check_command(bad[0], TABLE)]
     assert len(messages) == 3 and all(v.rule == "cxx-package" for v in installs.check_command(bad[0], TABLE))
     assert "--target DIR and --no-deps" in messages[0] and "not executorch, torch" in messages[1]
     assert f"(executorch {cxxsdk.sdk_version()})" in messages[2]
     # unmarked, the same 1.5 pin disagrees with the release's pin
-    plain, _ = installs.parse_command("pip install executorch==1.5.1", "p.md", 5)
+    plain, _ = parse_command("pip install executorch==1.5.1", "p.md", 5)
     assert [v.rule for v in installs.check_command(plain[0], TABLE)] == ["pin-agrees"]
 
 
@@ -119,8 +119,8 @@ def test_policy_pairs():
 
 
 def test_cxx_toolchain_is_in_the_notebook_cache_key(monkeypatch):
-    from trtdocs import environment
-    from trtdocs.cachekey import environment_digest
+    from trtdocs.notebooks import environment
+    from trtdocs.notebooks.cachekey import environment_digest
 
     base = environment.Environment(
         platform="Linux", machine="x86_64", cpu_model="cpu", cpu_count=2, versions={}, cuda_available=False,
@@ -138,9 +138,10 @@ def test_cxx_toolchain_is_in_the_notebook_cache_key(monkeypatch):
 
 
 def test_writefile_cells_are_not_read_as_python():
+    from trtdocs.api.index import ApiIndex
     from trtdocs.drift import api
 
-    findings = api.check_notebook(FIXTURES / "drift-cpp" / "writefile.md", api.ApiIndex.load(), root=FIXTURES)
+    findings = api.check_notebook(FIXTURES / "drift-cpp" / "writefile.md", ApiIndex.load(), root=FIXTURES)
     assert findings == []
 
 
@@ -150,7 +151,7 @@ def test_writefile_cells_of_cpp_files_are_highlighted_as_cpp():
     from docutils.parsers.rst import Parser
     from docutils.utils import new_document
 
-    from trtdocs import cellmagic
+    from trtdocs.output import cellmagic
 
     doc = new_document("<t>", get_default_settings(Parser))
     cells = {"%%writefile main.cpp\nint main() { return 1 ? 0 : 1; }\n": "cpp",

@@ -7,12 +7,11 @@ from pathlib import Path
 import pytest
 
 from packaging.utils import canonicalize_name
-from trtdocs.drift import installs
-from trtdocs.features import load as load_features
-from trtdocs.drift.blocks import page_paths
-import tomllib
 
-from trtdocs.drift.table import load_table, table_from_data
+from trtdocs.drift import installs
+from trtdocs.drift.commands import find_commands, parse_command
+from trtdocs.drift.blocks import page_paths
+from trtdocs.features.validate import load as load_features
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -20,14 +19,10 @@ FIXTURE_TABLE = FIXTURES / "drift-table" / "features.toml"
 REAL_TABLE = ROOT / "docs" / "features.toml"
 
 
-# Both shapes of the features table the adapter reads (see trtdocs/drift/table.py).
-TABLE_SHAPES = [FIXTURE_TABLE, FIXTURES / "drift-table" / "features-install-shape.toml"]
-
-
-@pytest.fixture(scope="module", params=TABLE_SHAPES, ids=["extras-shape", "install-shape"])
-def table(request):
-    # Synthetic tables in two shapes, to pin the rules down (not the real table's validation).
-    return table_from_data(tomllib.loads(request.param.read_text()), source=str(request.param))
+@pytest.fixture(scope="module")
+def table():
+    # A small table of the real schema, to pin the rules down (not the real table's contents).
+    return load_features(FIXTURE_TABLE)
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +31,7 @@ def installed():
 
 
 def _check(path: Path, table, installed) -> list[tuple[int, str]]:
-    commands, problems = installs.find_commands(path, FIXTURES)
+    commands, problems = find_commands(path, FIXTURES)
     found = problems + [v for c in commands for v in installs.check_command(c, table, installed)]
     return sorted((v.line, v.rule) for v in found)
 
@@ -48,7 +43,7 @@ def test_installed_release_has_the_extras_the_table_lists(table, installed):
 
 
 def test_good_commands_pass(table, installed):
-    commands, problems = installs.find_commands(FIXTURES / "drift-installs" / "good.md", FIXTURES)
+    commands, problems = find_commands(FIXTURES / "drift-installs" / "good.md", FIXTURES)
     assert problems == []
     # the console output line is not a command; `a && b` gives two
     assert [c.line for c in commands] == [4, 8, 16, 17, 17, 21, 28]
@@ -72,7 +67,7 @@ def test_each_planted_defect_fails_with_its_rule(table, installed):
 
 
 def test_messages_name_file_line_and_rule(table, installed):
-    commands, _ = installs.find_commands(FIXTURES / "drift-installs" / "bad.md", FIXTURES)
+    commands, _ = find_commands(FIXTURES / "drift-installs" / "bad.md", FIXTURES)
     text = [str(v) for c in commands for v in installs.check_command(c, table, installed)]
     assert "drift-installs/bad.md:4: [nightly-pre] this command uses a nightly channel but does not pass --pre" \
         in "\n".join(text)
@@ -93,17 +88,17 @@ def test_generated_commands_pass_the_checks(installed, key):
     assert {"pip linux", "uv linux"} <= set(commands)
     for variant, command in commands.items():
         assert command.startswith("pip install " if variant.startswith("pip") else "uv pip install ")
-        assert installs.check_generated({key: command}, load_table(REAL_TABLE), installed) == [], variant
+        assert installs.check_generated({key: command}, load_features(REAL_TABLE), installed) == [], variant
 
 
 def test_generated_windows_and_uv_commands():
     features = load_features(REAL_TABLE)
     assert "pip windows" not in features.install_commands("2.14")  # 2.14 has no Windows delegate
-    (win,), _ = installs.parse_command(features.install_command("2.15", "pip", "windows"), "generated", 1)
+    (win,), _ = parse_command(features.install_command("2.15", "pip", "windows"), "generated", 1)
     assert win.index_urls[0] == "https://download.pytorch.org/whl/cu132"
-    (uv,), _ = installs.parse_command(features.install_command("nightly", "uv"), "generated", 1)
+    (uv,), _ = parse_command(features.install_command("nightly", "uv"), "generated", 1)
     assert (uv.tool, uv.pre, uv.index_strategy) == ("uv", True, "unsafe-best-match")
-    (uv_win,), _ = installs.parse_command(features.install_command("nightly", "uv", "windows"), "generated", 1)
+    (uv_win,), _ = parse_command(features.install_command("nightly", "uv", "windows"), "generated", 1)
     assert "https://download.pytorch.org/whl/nightly/cpu" in uv_win.index_urls
     with pytest.raises(ValueError, match="no install command"):
         features.install_command("2.15", "conda")
@@ -123,14 +118,14 @@ def test_generated_windows_and_uv_commands():
     ('pip install "executorch==1.5.1"', "pin-agrees"),
 ])
 def test_uv_and_pairing_cases(command, rule):
-    (cmd,), problems = installs.parse_command(command, "x.md", 1)
+    (cmd,), problems = parse_command(command, "x.md", 1)
     assert problems == []
-    assert [v.rule for v in installs.check_command(cmd, load_table(REAL_TABLE))] == [rule]
+    assert [v.rule for v in installs.check_command(cmd, load_features(REAL_TABLE))] == [rule]
 
 
 def test_an_upgrade_inside_the_pin_passes():
-    (cmd,), _ = installs.parse_command('pip install -U "executorch==1.4.1"', "x.md", 1)
-    assert installs.check_command(cmd, load_table(REAL_TABLE)) == []
+    (cmd,), _ = parse_command('pip install -U "executorch==1.4.1"', "x.md", 1)
+    assert installs.check_command(cmd, load_features(REAL_TABLE)) == []
 
 
 def test_installed_metadata_refuses_executorch_1_5():
@@ -154,35 +149,37 @@ def test_installed_metadata_refuses_executorch_1_5():
 
 def test_generated_documented_command_brings_the_delegate():
     features = load_features(REAL_TABLE)
-    (cmd,), _ = installs.parse_command(features.install_command("2.14"), "generated", 1)
+    (cmd,), _ = parse_command(features.install_command("2.14"), "generated", 1)
     assert {canonicalize_name(r.name) for r in cmd.requirements} == {
         "torch-tensorrt", "torch-tensorrt-executorch-runtime"}
-    (nightly,), _ = installs.parse_command(features.install_command("nightly"), "generated", 1)
+    (nightly,), _ = parse_command(features.install_command("nightly"), "generated", 1)
     assert nightly.pre and nightly.index_urls[0] == "https://download.pytorch.org/whl/nightly/cu132"
 
 
 def test_a_broken_generated_command_is_caught(installed):
     bad = {"nightly": "pip install 'torch_tensorrt[executorch]' "
                       "--index-url https://download.pytorch.org/whl/nightly/cu132"}
-    rules = [v.rule for v in installs.check_generated(bad, load_table(REAL_TABLE), installed)]
+    rules = [v.rule for v in installs.check_generated(bad, load_features(REAL_TABLE), installed)]
     assert "nightly-pre" in rules
 
 
-def test_delegate_rule_follows_the_table():
+def test_delegate_rule_follows_the_table(tmp_path):
     """Once the extra brings the delegate (feature since 2.14 here), the runtime is not needed."""
-    data = table_from_data(tomllib.loads(FIXTURE_TABLE.read_text()))
-    raw = {"documented": "2.14", "releases": {"2.14": {"status": "released", "version": "2.14.0",
-                                                       "extras": ["executorch"],
-                                                       "pins": {"torch-tensorrt": "2.14.0"}}},
-           "features": [{"id": "extra-brings-delegate", "since": "2.14"}]}
-    brings = table_from_data(raw)
-    (cmd,), _ = installs.parse_command('pip install "torch-tensorrt[executorch]==2.14.0"', "x.md", 1)
+    data = load_features(FIXTURE_TABLE)
+    text = FIXTURE_TABLE.read_text()
+    old = 'since = "2.15"\nnote = "Installing the extra also installs the delegate."\ncells = { "2.14" = { state = "no"'
+    assert old in text
+    moved = tmp_path / "features.toml"
+    moved.write_text(text.replace(old, old.replace('"2.15"', '"2.14"', 1).replace('"no"', '"yes"')))
+    brings = load_features(moved)
+    assert not data.release("2.14").extra_brings_delegate and brings.release("2.14").extra_brings_delegate
+    (cmd,), _ = parse_command('pip install "torch-tensorrt[executorch]==2.14.0"', "x.md", 1)
     assert [v.rule for v in installs.check_command(cmd, data)] == ["delegate-missing"]
     assert installs.check_command(cmd, brings) == []
 
 
 def test_real_pages():
-    table = load_table(REAL_TABLE)
+    table = load_features(REAL_TABLE)
     assert page_paths(ROOT), "no pages found"
     violations = installs.check_pages(ROOT, table, installs.Installed.from_metadata())
     assert violations == [], "\n".join(map(str, violations))
@@ -193,5 +190,5 @@ def test_marks_before_a_cell_with_options_apply(tmp_path):
     page = tmp_path / "page.md"
     page.write_text('# Page\n\n% drift: export-only\n```{code-cell} ipython3\n:tags: [remove-output]\n'
                     '%pip install "torch-tensorrt[executorch]==2.14.0"\n```\n')
-    (cmd,), problems = installs.find_commands(page, tmp_path)
+    (cmd,), problems = find_commands(page, tmp_path)
     assert problems == [] and cmd.export_only and cmd.line == 6

@@ -17,7 +17,9 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from trtdocs import features as F
+from trtdocs import vocab
+from trtdocs.features import model as F
+from trtdocs.features.validate import load
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "docs" / "features.toml"
@@ -25,7 +27,7 @@ TABLE = ROOT / "docs" / "features.toml"
 
 @pytest.fixture(scope="module")
 def table() -> F.FeaturesTable:
-    return F.load(TABLE)
+    return load(TABLE)
 
 
 def test_every_claim_has_a_source(table: F.FeaturesTable) -> None:
@@ -35,7 +37,7 @@ def test_every_claim_has_a_source(table: F.FeaturesTable) -> None:
 
 
 def test_every_release_has_a_cell_per_feature(table: F.FeaturesTable) -> None:
-    keys = [r.key for r in table.releases]
+    keys = [r.key for r in table.releases.values()]
     assert all(list(f.cells) == keys for f in table.features)
 
 
@@ -59,7 +61,7 @@ def test_the_0_1_runtime_path_is_deprecated_after_2_14(table: F.FeaturesTable) -
 
 
 def test_only_released_releases_have_pins(table: F.FeaturesTable) -> None:
-    for r in table.releases:
+    for r in table.releases.values():
         assert bool(r.pins) == (r.status == "released"), r.key
         assert set(r.pins) == set(r.pin_sources), r.key
 
@@ -74,7 +76,7 @@ def _metadata_value(source: F.PinSource, name: str) -> str:
     if source.field == "Requires-Python":
         return meta["Requires-Python"]
     if source.field == "Requires-Dist":
-        wanted = canonicalize_name(F.PIN_DISTRIBUTIONS[name] or "")
+        wanted = canonicalize_name(name)  # a Requires-Dist pin is on a distribution, which names it
         found = [Requirement(r) for r in meta.get_all("Requires-Dist") or ()]
         # an unconditional requirement states the pin; an extra's is what that extra adds
         [req] = [r for r in found if canonicalize_name(r.name) == wanted and r.marker is None]
@@ -84,8 +86,8 @@ def _metadata_value(source: F.PinSource, name: str) -> str:
 
 
 def _pins() -> list[tuple[str, str]]:
-    t = F.load(TABLE)
-    return [(r.key, name) for r in t.releases for name in r.pins]
+    t = load(TABLE)
+    return [(r.key, name) for r in t.releases.values() for name in r.pins]
 
 
 @pytest.mark.parametrize("key, name", _pins())
@@ -93,9 +95,9 @@ def test_pin_is_taken_from_the_release_metadata(table: F.FeaturesTable, key: str
     release = table.release(key)
     spec, source = release.pins[name], release.pin_sources[name]
     # the metadata belongs to this release: Torch-TensorRT's own, or a wheel it pins exactly
-    own = {canonicalize_name(F.PACKAGE): release.version}
-    own.update({canonicalize_name(F.PIN_DISTRIBUTIONS[n] or ""): s.removeprefix("==")
-                for n, s in release.pins.items() if s.startswith("==") and F.PIN_DISTRIBUTIONS[n]})
+    own = {canonicalize_name(vocab.TORCH_TENSORRT): release.version}
+    own.update({canonicalize_name(n): s.removeprefix("==")
+                for n, s in release.distribution_pins.items() if s.startswith("==")})
     assert own.get(canonicalize_name(source.distribution)) == source.version, (
         f"{name}: {source} is not metadata of release {key}")
     stated = _metadata_value(source, name)
@@ -108,5 +110,5 @@ def test_pin_is_taken_from_the_release_metadata(table: F.FeaturesTable, key: str
 
 def test_a_pin_the_metadata_does_not_state_fails(table: F.FeaturesTable) -> None:
     """The check above is not vacuous: a dry-run range read against real metadata disagrees."""
-    source = table.release("2.14").pin_sources["tensorrt"]
-    assert SpecifierSet(_metadata_value(source, "tensorrt")) != SpecifierSet(">=11.3,<11.4")
+    source = table.release("2.14").pin_sources[vocab.TENSORRT]
+    assert SpecifierSet(_metadata_value(source, vocab.TENSORRT)) != SpecifierSet(">=11.3,<11.4")

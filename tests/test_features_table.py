@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from trtdocs import features as F
-from trtdocs import requirements
-from trtdocs.environment import Environment
+from trtdocs.features import model as F
+from trtdocs.features.validate import FeaturesError, load
+from trtdocs.notebooks import requirements
+from trtdocs.notebooks.environment import Environment
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "docs" / "features.toml"
@@ -30,13 +31,13 @@ cmake-from-source cmake-wheel-package etrecord blob-format save-keeps-compiled-g
 
 @pytest.fixture(scope="module")
 def table() -> F.FeaturesTable:
-    return F.load(TABLE)
+    return load(TABLE)
 
 
 def test_real_table_has_every_id(table: F.FeaturesTable) -> None:
     assert table.documented == "2.14"
-    assert [r.key for r in table.releases] == ["2.14", "2.15", "nightly"]
-    assert {r.key: r.status for r in table.releases} == {
+    assert [r.key for r in table.releases.values()] == ["2.14", "2.15", "nightly"]
+    assert {r.key: r.status for r in table.releases.values()} == {
         "2.14": "released", "2.15": "described", "nightly": "nightly"}
     missing = sorted(set(IDS) - {f.id for f in table.features})
     assert not missing
@@ -165,7 +166,7 @@ def test_the_2_14_column_is_checked_against_the_wheels(table: F.FeaturesTable) -
 # -- notes, platforms, requirements --------------------------------------------
 
 def test_notes_relative_to_documented_release() -> None:
-    t14, t15 = F.load(FIXTURE), F.load(FIXTURE, "2.15")
+    t14, t15 = load(FIXTURE), load(FIXTURE, "2.15")
     assert t14.availability(t14.feature("old")) == "New in 2.14"
     assert t14.availability(t14.feature("next")) == "Needs Torch-TensorRT 2.15 or newer"
     assert t14.availability(t14.feature("future")) == "Needs a build newer than 2.14, such as a nightly"
@@ -186,7 +187,7 @@ def _env(torch_tensorrt: str | None) -> Environment:
 
 
 def test_resolver_requirements() -> None:
-    t = F.load(FIXTURE)
+    t = load(FIXTURE)
     assert str(t.requirement("old")) == "torch_tensorrt>=2.14"
     assert str(t.requirement("next")) == "torch_tensorrt>=2.15"
     nightly = t.requirement("future")
@@ -200,7 +201,7 @@ def test_resolver_requirements() -> None:
 
 
 def test_gated_reason_names_needed_and_installed_versions() -> None:
-    t = F.load(FIXTURE)
+    t = load(FIXTURE)
     env = _env("2.14.0")
     assert requirements.evaluate(["feature:old"], env, features=t.requirement) == []
     [unmet] = requirements.evaluate(["feature:next"], env, features=t.requirement)
@@ -216,18 +217,26 @@ def test_gated_reason_names_needed_and_installed_versions() -> None:
 def test_gating_marks_the_cell(tmp_path: Path) -> None:
     from myst_nb.core.read import read_myst_markdown_notebook
 
-    from trtdocs import gating
+    from trtdocs.notebooks.gating import gate
+    from trtdocs.notebooks.marks import mark_line
+    from trtdocs.notebooks.plan import SKIP_TAG, BuildContext
     text = FIXTURE_NOTEBOOK
     nb = read_myst_markdown_notebook(text, add_source_map=True)
-    ctx = gating.BuildContext(environment=_env("2.14.0"), disabled=frozenset(),
-                              features=F.load(FIXTURE).requirement, record_dir=tmp_path,
-                              import_roots=(), srcdir=tmp_path)
-    plan = gating.gate(nb, ctx, "page")
-    assert [s.number for s in plan.skipped] == [2]
-    marks = [c.source for c in nb.cells if c.cell_type == "markdown" and "not-executed" in c.source]
-    assert marks == ["```{not-executed}\n:needs: feature:future\n\nneeds a build newer than 2.14 "
-                     "(nightly), torch_tensorrt>=2.16.0.dev0, for feature future: "
-                     "torch_tensorrt 2.14.0 is installed\n```"]
+    cells = len(nb.cells)
+    ctx = BuildContext(environment=_env("2.14.0"), disabled=frozenset(),
+                       features=load(FIXTURE).requirement, record_dir=tmp_path,
+                       import_roots=(), srcdir=tmp_path)
+    plan = gate(nb, ctx, "page")
+    # the decision is data on the plan; the notebook only gets nbclient's tag
+    [skipped] = plan.skipped
+    assert (skipped.number, skipped.needs) == (2, ("feature:future",))
+    assert skipped.reasons == ("needs a build newer than 2.14 (nightly), torch_tensorrt>=2.16.0.dev0, "
+                               "for feature future: torch_tensorrt 2.14.0 is installed",)
+    assert SKIP_TAG in nb.cells[skipped.index].metadata["tags"] and nb.cells[skipped.index].source == "y = 2"
+    assert len(nb.cells) == cells  # nothing written into the notebook
+    assert mark_line(skipped.needs, plan.needs) == (
+        "Not run in this build: needs a build newer than 2.14 (nightly), torch_tensorrt>=2.16.0.dev0, "
+        "for feature future.")
 
 
 FIXTURE_NOTEBOOK = """---
@@ -321,8 +330,8 @@ def test_bad_table_names_file_and_entry(tmp_path: Path, old: str, new: str, mess
     assert old in GOOD
     bad = tmp_path / "features.toml"
     bad.write_text(GOOD.replace(old, new, 1), encoding="utf-8")
-    with pytest.raises(F.FeaturesError) as info:
-        F.load(bad)
+    with pytest.raises(FeaturesError) as info:
+        load(bad)
     assert str(info.value).startswith(f"{bad}: "), info.value
     assert message in str(info.value)
 
@@ -330,5 +339,5 @@ def test_bad_table_names_file_and_entry(tmp_path: Path, old: str, new: str, mess
 def test_not_toml_names_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "features.toml"
     bad.write_text("documented = \n", encoding="utf-8")
-    with pytest.raises(F.FeaturesError, match=re.escape(f"{bad}: not valid TOML")):
-        F.load(bad)
+    with pytest.raises(FeaturesError, match=re.escape(f"{bad}: not valid TOML")):
+        load(bad)

@@ -11,10 +11,10 @@ from pathlib import Path
 import nbformat
 import pytest
 from packaging.requirements import Requirement
-from trtdocs import cachekey, environment, recorded, requirements
-from trtdocs.dataflow import cell_names
-from trtdocs.gating import PagePlan, SkippedCell
-from trtdocs.status import needs_text, provenance
+from trtdocs.notebooks import cachekey, environment, recorded, requirements
+from trtdocs.notebooks.banner import needs_text, provenance
+from trtdocs.notebooks.dataflow import cell_names
+from trtdocs.notebooks.plan import PagePlan, SkippedCell
 
 
 @pytest.fixture(scope="module")
@@ -199,11 +199,11 @@ def test_record_round_trip(tmp_path: Path) -> None:
 
 
 def test_provenance_entry_and_needs_wording() -> None:
-    skipped = [SkippedCell(2, 10, ("tensorrt",), "needs TensorRT: no", ("needs TensorRT: no",)),
-               SkippedCell(3, 12, ("cuda", "tensorrt"), "needs a GPU: no; needs TensorRT: no",
-                           ("needs a GPU: no", "needs TensorRT: no"))]
-    plan = PagePlan(("cuda",), ("tensorrt",), 3, skipped)
-    assert plan.reason == "needs TensorRT: no; needs a GPU: no"  # each requirement once
+    skipped = [SkippedCell(2, 3, 10, ("tensorrt",), ("needs TensorRT: no",)),
+               SkippedCell(3, 5, 12, ("cuda", "tensorrt"), ("needs a GPU: no", "needs TensorRT: no")),
+               SkippedCell(4, 6, 14, (), ("reads `x`, which the cell at line 12 defines and which did not run",))]
+    plan = PagePlan(("cuda",), ("tensorrt",), 4, skipped)
+    assert plan.reason == "needs TensorRT: no; needs a GPU: no"  # each requirement once; a dependency is none
     entry = provenance(plan, _env(), {"mtime": 0.0, "runtime": 1.234})
     assert entry["status"] == "partly executed"
     assert entry["duration_s"] == 1.23 and entry["executed_at"] == "1970-01-01T00:00:00+00:00"

@@ -18,7 +18,7 @@ from sitebuild import REPO, copy_fixture, log, sphinx_build
 sys.path.insert(0, str(REPO / "docs" / "_ext"))
 sys.path.insert(0, str(REPO / "tools"))
 import compare_records  # noqa: E402
-from trtdocs import recorded  # noqa: E402
+from trtdocs.notebooks import recorded  # noqa: E402
 
 pytestmark = pytest.mark.build
 
@@ -167,8 +167,9 @@ def test_gathering_fails_on_a_missing_or_stale_record(shards: dict[str, Path]) -
 
 def test_expiry_compares_installed_pins_and_age() -> None:
     now = dt.datetime(2026, 12, 2, tzinfo=dt.timezone.utc)
+    # a release's pins, keyed by what they pin (features.model.Release.pins)
     fresh = recorded.Freshness.of_release("2.14.0", {"torch": ">=2.14.0,<2.15.0", "cuda": "13.2",
-                                                     "runtime": "==0.1.0"}, 30)
+                                                     "torch-tensorrt-executorch-runtime": "==0.1.0"}, 30)
     assert fresh.pins == {"torch": ">=2.14.0,<2.15.0", "torch_tensorrt_executorch_runtime": "==0.1.0",
                           "torch_tensorrt": "==2.14.0"}
     prov = {"executed_at": "2026-11-30T10:00:00+00:00",

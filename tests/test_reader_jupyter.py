@@ -22,8 +22,9 @@ from myst_nb.core.read import is_myst_markdown_notebook, read_myst_markdown_note
 
 from conftest import ROOT
 from reader_site import provenance
-from trtdocs import features, gating
-from trtdocs.environment import Environment
+from trtdocs.features.validate import load as load_features
+from trtdocs.notebooks import gating, plan as gating_plan
+from trtdocs.notebooks.environment import Environment
 
 NOTEBOOKS = sorted(p for d in ("notebooks", "docs") for p in (ROOT / d).rglob("*.md")
                    if "_" not in p.relative_to(ROOT).parts[1][:1] and is_myst_markdown_notebook(p.read_text()))
@@ -106,24 +107,24 @@ def test_notebook_runs_in_jupyter_like_on_the_site(path: Path, built_site: Path,
     # The build's gating, applied to what jupytext read: same machine probe,
     # same features table, same skip-execution tags.
     probe = Environment.from_json(json.loads((built_site.parent / "trtdocs" / "environment.json").read_text()))
-    table = features.load(ROOT / "docs" / "features.toml")
-    context = gating.BuildContext(
+    table = load_features(ROOT / "docs" / "features.toml")
+    context = gating_plan.BuildContext(
         environment=probe, features=table.requirement,
         disabled=frozenset(filter(None, (s.strip() for s in os.environ.get("TRTDOCS_DISABLE", "").split(",")))),
         record_dir=ROOT / "notebooks" / "_recorded",
-        import_roots=(ROOT / "docs" / "_ext", ROOT / "notebooks"), srcdir=ROOT)
+        import_roots=(ROOT / "notebooks",), srcdir=ROOT)
     plan = gating.gate(nb, context, doc)
     assert {s.number for s in plan.skipped} == built_skips, \
         f"{doc}: gating outside Sphinx skips {[s.number for s in plan.skipped]}, the build skipped {sorted(built_skips)}"
 
     from nbclient import NotebookClient
 
-    # The kernel finds the guide's extension as it does under `make lab` and the build.
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT / "docs" / "_ext"), os.environ.get("PYTHONPATH")])))
+    # The kernel sees what it sees under `make lab` and the build: not the guide's extension.
+    monkeypatch.delenv("PYTHONPATH", raising=False)
     # In a fresh folder, as the build runs it (nb_execution_in_temp): a notebook writes the files a later
     # page reads (programs/) and run-cpp its CMake project relative to where it runs, and a second run in
     # the same folder would print "Overwriting main.cpp" where the site shows "Writing main.cpp".
-    NotebookClient(nb, timeout=600, kernel_name="python3", skip_cells_with_tag=gating.SKIP_TAG,
+    NotebookClient(nb, timeout=600, kernel_name="python3", skip_cells_with_tag=gating_plan.SKIP_TAG,
                    resources={"metadata": {"path": str(tmp_path)}}).execute()
 
     site = nbformat.read(built_site / f"{doc}.ipynb", as_version=4)

@@ -1,7 +1,7 @@
 """Outputs as a reader sees them: tracebacks trimmed to the reader's frames
 (trtdocs.tracebacks), ExecuTorch's cpuinfo lines left out (trtdocs.lognoise),
 build-machine paths shortened (trtdocs.buildpaths), and the one line of a
-not-executed mark (trtdocs.status)."""
+not-executed mark (trtdocs.notebooks.marks)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ import sysconfig
 from pathlib import Path
 from types import SimpleNamespace
 
-from trtdocs.buildpaths import replacements, scrub
-from trtdocs.lognoise import quiet
-from trtdocs.status import mark_line, running_time
-from trtdocs.tracebacks import trim
+from trtdocs.notebooks.banner import running_time
+from trtdocs.notebooks.marks import mark_line
+from trtdocs.output.buildpaths import replacements, scrub
+from trtdocs.output.lognoise import quiet
+from trtdocs.output.tracebacks import trim
 
 SITE = sysconfig.get_paths()["purelib"]
 

@@ -12,8 +12,8 @@ import pytest
 
 from reader_site import (CSS_URL, FETCHED, VAGUE_LINK_TEXT, ids, is_external, links, main_content,
                          notebook_docs, pages, provenance, resolve, soup)
-from trtdocs.features import load as load_features
-from trtdocs.releases import releases_of
+from trtdocs.features.validate import load as load_features
+from trtdocs.features.sphinx import switcher
 
 pytestmark = pytest.mark.build
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -262,21 +262,24 @@ def test_index_gives_the_reading_order(built_site: Path) -> None:
 
 
 def test_release_switcher_matches_the_features_table(built_site: Path) -> None:
-    releases = releases_of(load_features(ROOT / "docs" / "features.toml"))
+    releases = switcher(load_features(ROOT / "docs" / "features.toml"))
     nav = soup(built_site / "index.html").select_one(".trtdocs-releases")
     items = nav.select("li")
-    assert [li.get_text(" ", strip=True).split()[0] for li in items] == [r.label for r in releases]
+    assert [li.get_text(" ", strip=True).split()[0] for li in items] == [r["label"] for r in releases]
     current = nav.select('[aria-current="true"]')
-    assert [c.get_text(strip=True) for c in current] == [r.label for r in releases if r.documented]
+    assert [c.get_text(strip=True) for c in current] == [r["label"] for r in releases if r["documented"]]
 
 
 def test_releases_follow_the_table_order() -> None:
-    got = releases_of(load_features(ROOT / "docs" / "features.toml"))
-    assert [(r.key, r.status, r.documented) for r in got] == [
-        ("2.14", "released", True), ("2.15", "described", False), ("nightly", "nightly", False)]
-    assert [r.label for r in got] == ["2.14", "2.15", "Nightly"]
-    other = releases_of(load_features(ROOT / "docs" / "features.toml", "2.15"))
-    assert [r.key for r in other if r.documented] == ["2.15"]
+    table = load_features(ROOT / "docs" / "features.toml")
+    assert [(r.key, r.status) for r in table.releases.values()] == [
+        ("2.14", "released"), ("2.15", "described"), ("nightly", "nightly")]
+    got = switcher(table)
+    assert [(r["label"], r["documented"], r["anchor"]) for r in got] == [
+        ("2.14", True, "release-2.14"), ("2.15", False, "release-2.15"), ("Nightly", False, "release-nightly")]
+    assert [r["status_words"] for r in got] == ["released", "described upstream, not released", "nightly builds"]
+    other = switcher(load_features(ROOT / "docs" / "features.toml", "2.15"))
+    assert [r["label"] for r in other if r["documented"]] == ["2.15"]
 
 
 def test_hosted_site_has_canonical_links_and_a_sitemap(tmp_path: Path) -> None:

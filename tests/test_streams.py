@@ -14,8 +14,8 @@ from docutils.frontend import get_default_settings
 from docutils.parsers.rst import Parser
 from docutils.utils import new_document
 from sitebuild import copy_fixture, log, sphinx_build
-from trtdocs.lognoise import quiet
-from trtdocs.streams import JoinStreamPieces, terminal_text
+from trtdocs.output.lognoise import quiet
+from trtdocs.output.streams import JoinStreamPieces, terminal_text
 
 from reader_site import notebook_docs, provenance
 

@@ -11,8 +11,9 @@ import pytest
 from bs4 import BeautifulSoup
 
 from sitebuild import copy_fixture, log, sphinx_build
-from trtdocs.drift import api, options
-from trtdocs.features import load as load_features
+from trtdocs.api.index import ApiIndex
+from trtdocs.drift import options
+from trtdocs.features.validate import load as load_features
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -91,20 +92,20 @@ def test_a_bad_data_file_fails_with_its_path(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def index() -> api.ApiIndex:
-    return api.ApiIndex.load()
+def index() -> ApiIndex:
+    return ApiIndex.load()
 
 
-def _check(path: Path, index: api.ApiIndex) -> list[str]:
+def _check(path: Path, index: ApiIndex) -> list[str]:
     table = load_features(ROOT / "docs" / "features.toml")
     return [str(v) for v in options.check(path, index, lambda f: table.has(table.feature(f), table.documented))]
 
 
-def test_save_options_table_matches_the_installed_save(index: api.ApiIndex) -> None:
+def test_save_options_table_matches_the_installed_save(index: ApiIndex) -> None:
     assert _check(ROOT / "docs" / "data" / "save-options.toml", index) == []
 
 
-def test_save_options_drift_is_reported(index: api.ApiIndex, tmp_path: Path) -> None:
+def test_save_options_drift_is_reported(index: ApiIndex, tmp_path: Path) -> None:
     text = (ROOT / "docs" / "data" / "save-options.toml").read_text()
     wrong = tmp_path / "save-options.toml"
     wrong.write_text(text.replace('name = "generate_etrecord"\ndefault = "False"',

@@ -19,7 +19,7 @@ import yaml
 from sitebuild import REPO
 
 sys.path.insert(0, str(REPO / "docs" / "_ext"))
-from trtdocs.gating import in_subset, subset_names  # noqa: E402
+from trtdocs.notebooks.plan import in_subset, subset_names  # noqa: E402
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
 BIN = Path(sys.executable).parent

@@ -11,7 +11,7 @@ The report lists each page whose output changed, each recorded page this run
 did not record (its shard failed), and each baseline record that is stale:
 made from a source other than the notebook's, with versions outside the
 documented release's pins, or older than the age limit
-(docs/_ext/trtdocs/recorded.py decides). ``--github-output`` appends
+(docs/_ext/trtdocs/notebooks/recorded.py decides). ``--github-output`` appends
 ``pages=<count of pages listed>``. Needs the docs venv.
 """
 
@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 from myst_nb.core.read import read_myst_markdown_notebook  # noqa: E402
-from trtdocs import recorded  # noqa: E402
-from trtdocs.features import load  # noqa: E402
+from trtdocs.notebooks import recorded  # noqa: E402
+from trtdocs.features.validate import load  # noqa: E402
 
 # Output fields that describe the run, not the result.
 _VOLATILE = frozenset({"execution_count", "metadata", "transient"})

@@ -119,5 +119,6 @@ class BuildBenchmark(SphinxDirective):
         return result
 
 
-def setup(app: Any) -> None:
+def setup(app: Any) -> dict[str, Any]:
     app.add_directive("build-benchmark", BuildBenchmark)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

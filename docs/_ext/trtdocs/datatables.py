@@ -19,8 +19,11 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
+from . import config
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
 
 Entry = Mapping[str, Any]
 
@@ -117,8 +120,8 @@ class DataTable(SphinxDirective):
         spec = TABLES.get(name)
         if spec is None:
             raise self.error(f"data-table: unknown table {name!r}; known: {', '.join(TABLES)} "
-                             f"(docs/_ext/trtdocs/datatables.py:TABLES)")
-        path = data_path(self.env.srcdir, self.config.trtdocs_data_dir, name)
+                             f"(trtdocs.datatables.TABLES)")
+        path = data_path(self.env.srcdir, config.of(self.config).data_dir, name)
         self.env.note_dependency(str(path))
         try:
             entries = load(path, spec)
@@ -172,6 +175,7 @@ class DataTable(SphinxDirective):
         return items
 
 
-def setup(app: Sphinx) -> None:
-    app.add_config_value("trtdocs_data_dir", "docs/data", "env", types=(str,))
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension("trtdocs.config")
     app.add_directive("data-table", DataTable)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,11 +1,12 @@
 """Drift guards: the guide's install commands, API calls and C++ snippets,
-checked against the packages they name.
+checked against the packages they name and the features table
+(:mod:`trtdocs.features.model`, the one model of ``docs/features.toml``).
 
-* :mod:`.table`: the release half of ``docs/features.toml``, read through one adapter;
-* :mod:`.installs`: install commands in the pages (rules in one frozen table), and
-  the generator of the install page's commands;
+* :mod:`.installs`: install commands in the pages (found and parsed by :mod:`.commands`),
+  rules in one frozen table, and the commands the site generates;
 * :mod:`.pypi`: the documented release's requirements resolved against PyPI's metadata;
-* :mod:`.api`: names and keywords notebook cells use, checked with griffe (no import);
+* :mod:`.api`: names and keywords notebook cells use, checked against the installed API
+  (:mod:`trtdocs.api.uses`, griffe, no import);
 * :mod:`.options`: the ``save()`` options table of docs/data against the installed ``save()``;
 * :mod:`.cpp`: C++ blocks compiled against the headers of the ExecuTorch release their
   page names, CMake parsed; :mod:`.captions` says under each block it could not compile why;

@@ -11,10 +11,9 @@ import json
 import sys
 from pathlib import Path
 
+from ..features.validate import load as load_features
 from . import pypi
 from .run import DEFAULT_TABLE, GUARDS, report_to_json, run_guards
-from ..features import load as load_features
-from .table import load_table
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"note: {note}")
     problems = [str(v) for v in report.violations]
     if args.network:
-        table = load_table(table_path)
+        table = load_features(table_path)
         problems += [f"{table_path}: [pypi] {p}" for p in pypi.check_release(table.release(table.documented))]
     for problem in problems:
         print(problem)

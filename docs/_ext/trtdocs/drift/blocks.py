@@ -90,7 +90,7 @@ def _scan(path: Path, text: str, offset: int) -> Iterator[Block]:
             yield Block(path, "fence", info.split()[0].lower() if info else "", fence + 1, fence + 2,
                         tuple(body), {})
             continue
-        options, skip = _options(body)
+        options, skip = directive_options(body)
         kind = directive["name"]
         yield Block(path, kind, directive["arg"].strip().lower(), fence + 1, fence + 2 + skip,
                     tuple(body[skip:]), options)
@@ -98,7 +98,7 @@ def _scan(path: Path, text: str, offset: int) -> Iterator[Block]:
             yield from _scan(path, "\n".join(body[skip:]) + "\n", fence + 1 + skip)
 
 
-def _options(body: list[str]) -> tuple[dict[str, str], int]:
+def directive_options(body: list[str]) -> tuple[dict[str, str], int]:
     """A directive's options, and how many body lines they take."""
     if body[:1] == ["---"] and "---" in body[1:]:
         end = body.index("---", 1)

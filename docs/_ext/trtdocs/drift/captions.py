@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.util import logging
 
+from .. import state
 from .cpp import Listed
 
 if TYPE_CHECKING:
@@ -46,7 +47,6 @@ LEAD = "Not compiled when this site was built"
 # Containers that hold a code block and nothing a caption should go inside of:
 # Sphinx's captioned code block and myst-nb's cell input.
 _WRAPPERS = frozenset({"literal-block-wrapper", "cell_input"})
-_ENV_KEY = "trtdocs_uncompiled"  # environment attribute: docname -> ((code, header, reason), ...)
 
 Caption = tuple[str, str, str]  # the block's code, the missing header ("" when none), the reason
 Captions = dict[str, tuple[Caption, ...]]
@@ -89,8 +89,9 @@ def _updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
     report = current_report(app)
     new = by_page(report.uncompiled, Path(app.srcdir), env) if report is not None else {}
-    old: Captions = getattr(env, _ENV_KEY, {})
-    setattr(env, _ENV_KEY, new)
+    build = state.of(env)
+    old: Captions = build.uncompiled
+    build.uncompiled = new
     changed = {doc for doc in set(old) | set(new) if old.get(doc) != new.get(doc)}
     return sorted(changed & env.all_docs.keys())
 
@@ -127,7 +128,7 @@ def place(doctree: nodes.document, entries: Iterable[Caption]) -> list[str]:
 
 
 def _resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    entries = getattr(app.env, _ENV_KEY, {}).get(docname, ())
+    entries = state.of(app.env).uncompiled.get(docname, ())
     for text in place(doctree, entries):
         logger.warning("[caption-placed] no code block on the page matches a C++ block the guard "
                        "did not compile; its caption is not shown: %s", text,

@@ -3,7 +3,7 @@
 Every ```cpp / ```c++ block (or ``{code-block} cpp``) is compiled with
 ``g++ -fsyntax-only -std=c++17`` against the headers of ExecuTorch's C++
 package (the executorch 1.5.x wheel in ``$EXECUTORCH_CXX_PREFIX``, see
-:mod:`trtdocs.cxxsdk`; the installed wheel's headers when there is none), with
+:mod:`trtdocs.notebooks.cxxsdk`; the installed wheel's headers when there is none), with
 the definition its CMake package gives consumers for the bundled c10 headers,
 and with the CUDA headers of the venv's NVIDIA packages (``nvidia/cu13/include``).
 A block that includes a header the machine lacks is not compiled: it is
@@ -51,7 +51,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
-from .. import cxxsdk
+from ..notebooks import cxxsdk
 from . import Violation
 from .blocks import PAGE_GLOBS, Block, iter_blocks, page_paths
 
@@ -140,7 +140,7 @@ def wheel_include() -> Path | None:
 
 
 def executorch_include() -> Path | None:
-    """The C++ package's ``include`` (trtdocs.cxxsdk), else the installed wheel's."""
+    """The C++ package's ``include`` (trtdocs.notebooks.cxxsdk), else the installed wheel's."""
     return cxxsdk.include_dir() or wheel_include()
 
 

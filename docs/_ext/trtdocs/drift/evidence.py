@@ -43,7 +43,7 @@ from myst_parser.config.main import MdParserConfig
 from myst_parser.parsers.mdit import create_md_parser
 
 from . import Violation
-from .blocks import CODE_DIRECTIVES, Block, _options, iter_blocks
+from .blocks import CODE_DIRECTIVES, Block, directive_options, iter_blocks
 
 REQUIRE_EVIDENCE = True  # a guide page without an evidence file fails
 EVIDENCE_DIR = "docs/evidence"
@@ -189,7 +189,7 @@ def _directive_units(token: Token, offset: int) -> Iterator[Unit]:
     if m is None or m["name"] in NOT_PROSE:
         return
     body = token.content.splitlines()
-    _, skip = _options(body)
+    _, skip = directive_options(body)
     yield from _units("\n".join(body[skip:]) + "\n", offset + token.map[0] + 1 + skip)
 
 

@@ -1,10 +1,6 @@
-"""Install commands in the guide, checked against the features table and the
-installed packages' metadata; and the generator of the install page's commands.
-
-A command is any ``pip install``, ``python -m pip install``, ``uv pip install``
-in a bash/console/shell block, or ``%pip install`` / ``!pip install`` in a code
-cell. Each is split with :mod:`shlex`; each requirement is parsed with
-:class:`packaging.requirements.Requirement`. Every rule lives in :data:`RULES`.
+"""Install commands in the guide (found and parsed by :mod:`.commands`), checked
+against the features table and the installed packages' metadata; and the
+check of the commands the site generates. Every rule lives in :data:`RULES`.
 
 A command installs the documented release unless it names a nightly channel
 or pins torch-tensorrt. Marks on MyST comment lines (``% drift: ...``) right
@@ -17,7 +13,7 @@ above the block say more (never inside the code: drift/marks.py fails that):
 * ``drift: cxx-package``: the command installs ExecuTorch's C++ package (a
   newer executorch wheel) into a folder of its own, not into the environment:
   it must pass ``--target`` and ``--no-deps``, name only ``executorch``, and its
-  pin must hold the C++ package the build uses (trtdocs.cxxsdk); the release
+  pin must hold the C++ package the build uses (trtdocs.notebooks.cxxsdk); the release
   pins do not apply to it.
 
 A command that installs the ``executorch`` extra for a release whose extra does
@@ -27,28 +23,29 @@ not bring the delegate must also name the runtime wheel.
 from __future__ import annotations
 
 import dataclasses
-import re
-import shlex
 from collections.abc import Iterable, Mapping
 from importlib import metadata
 from pathlib import Path
 from types import MappingProxyType
 
-from packaging.requirements import InvalidRequirement, Requirement
+from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from .. import cxxsdk
+from ..features.model import FeaturesTable as Table
+from ..features.model import Release, normalize_url
+from ..notebooks import cxxsdk
+from ..vocab import FAMILY as VOCAB_FAMILY
+from ..vocab import PYPI_SIMPLE, RUNTIME, TORCH_TENSORRT, UV_INDEX_STRATEGY
 from . import Violation
-from .blocks import PAGE_GLOBS, iter_blocks, page_paths
-from ..features import UV_INDEX_STRATEGY
-from .table import RUNTIME, TORCH_TENSORRT, Release, Table, normalize_url
+from .blocks import PAGE_GLOBS, page_paths
+from .commands import EXPORT_ONLY_MARK, InstallCommand, find_commands, parse_command
 
 # Rule id -> what it requires. Violations carry the id.
 RULES: Mapping[str, str] = MappingProxyType({
     "parse": "the command splits with shlex and every requirement is PEP 508",
-    "option-known": "only pip options this guard understands (OPTIONS_WITH_VALUE, FLAGS)",
+    "option-known": "only pip options this guard understands (commands.OPTIONS_WITH_VALUE, FLAGS)",
     "shell-quoting": "a requirement with <, > or [ ] is quoted, or the shell eats it",
     "index-known": "every index URL is PyPI or a channel of the features table",
     "nightly-pre": "a command using a nightly channel passes --pre (uv: --prerelease=allow)",
@@ -67,49 +64,10 @@ RULES: Mapping[str, str] = MappingProxyType({
                    "pinned to hold the C++ package the build uses",
 })
 
-PYPI_SIMPLE = "https://pypi.org/simple"
-# Shell block languages whose commands are checked.
-SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "console", "shell-session", "zsh"})
-# Code-cell line prefixes that run pip in the kernel.
-CELL_PREFIXES = ("%pip", "!pip", "%uv", "!uv", "!python -m pip", "!python3 -m pip")
-# pip/uv install options that take a value, and flags.
-OPTIONS_WITH_VALUE = frozenset({
-    "-i", "--index-url", "--extra-index-url", "-r", "--requirement", "-c", "--constraint",
-    "-f", "--find-links", "-t", "--target", "--python", "--platform", "--python-version",
-    "--only-binary", "--no-binary", "--upgrade-strategy", "--prerelease", "--index-strategy",
-})
-FLAGS = frozenset({
-    "--pre", "-U", "--upgrade", "--no-deps", "--force-reinstall", "-q", "--quiet", "-v",
-    "--verbose", "--user", "--dry-run", "--no-cache-dir", "--system", "--no-build-isolation",
-})
 # Families of distributions this guard knows; commands naming none of them are only
 # checked for their indexes and options.
-FAMILY = frozenset({TORCH_TENSORRT, RUNTIME, "executorch", "torch"})
-EXPORT_ONLY_MARK = "drift: export-only"
-CXX_PACKAGE_MARK = "drift: cxx-package"
-RELEASE_MARK = re.compile(r"drift:\s*release=(\S+)")
-_SEPARATORS = frozenset({"&&", "||", ";", "|", "&"})
+FAMILY = frozenset(VOCAB_FAMILY)
 _EXTRAS_WITH_DELEGATE_INTENT = frozenset({"executorch", "all"})
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class InstallCommand:
-    """One parsed install command."""
-
-    path: str  # page it was found in
-    line: int  # 1-based page line where the command starts
-    text: str  # the command as written (continuations joined)
-    pre: bool  # --pre (or uv's --prerelease allow)
-    index_urls: tuple[str, ...]  # --index-url first (PyPI when absent), then --extra-index-url
-    requirements: tuple[Requirement, ...]  # positional arguments
-    export_only: bool  # the block is marked EXPORT_ONLY_MARK (a MyST comment above it)
-    release: str | None = None  # from a "drift: release=<key>" mark, else None
-    tool: str = "pip"  # "pip" or "uv" (uv pip install)
-    index_strategy: str | None = None  # uv's --index-strategy, if given
-    upgrade: bool = False  # -U / --upgrade
-    cxx_package: bool = False  # the block is marked CXX_PACKAGE_MARK
-    target: str | None = None  # --target folder
-    no_deps: bool = False  # --no-deps
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -120,7 +78,7 @@ class Installed:
     extras: Mapping[str, frozenset[str]]  # canonical name -> Provides-Extra
 
     @classmethod
-    def from_metadata(cls, names: Iterable[str] = (TORCH_TENSORRT, RUNTIME, "executorch", "torch")) -> Installed:
+    def from_metadata(cls, names: Iterable[str] = VOCAB_FAMILY) -> Installed:
         versions: dict[str, str] = {}
         extras: dict[str, frozenset[str]] = {}
         for name in names:
@@ -132,151 +90,6 @@ class Installed:
             versions[key] = dist.version
             extras[key] = frozenset(dist.metadata.get_all("Provides-Extra") or ())
         return cls(MappingProxyType(versions), MappingProxyType(extras))
-
-
-# -- finding commands ------------------------------------------------------------
-
-
-def _logical_lines(lines: Iterable[str], first: int) -> Iterable[tuple[int, str, str]]:
-    """(line number, joined text, the line above) with backslash continuations joined."""
-    buf: list[str] = []
-    start, above, prev = first, "", ""
-    for n, raw in enumerate(lines, first):
-        if not buf:
-            start, above = n, prev
-        line = raw.rstrip()
-        if line.endswith("\\"):
-            buf.append(line[:-1])
-        else:
-            buf.append(line)
-            yield start, " ".join(buf), above
-            buf = []
-        prev = raw
-    if buf:
-        yield start, " ".join(buf), above
-
-
-def find_commands(path: Path, root: Path | None = None, text: str | None = None) -> tuple[list[InstallCommand], list[Violation]]:
-    rel = str(path.relative_to(root)) if root else str(path)
-    commands: list[InstallCommand] = []
-    problems: list[Violation] = []
-    for block in iter_blocks(path, text):
-        shell = block.kind in ("fence", "code-block", "code") and block.language in SHELL_LANGUAGES
-        cell = block.kind == "code-cell"
-        if not (shell or cell):
-            continue
-        # the "% drift: ..." MyST comments above the fence
-        before = "\n".join(f"drift: {mark}" for mark in block.marks)
-        for line, text_, _ in _logical_lines(block.lines, block.first_line):
-            stripped = text_.strip()
-            if cell:
-                if not stripped.startswith(CELL_PREFIXES):
-                    continue
-                stripped = stripped[1:]
-            elif block.language in ("console", "shell-session"):
-                if not re.match(r"^(\(\S+\)\s*)?\$\s", stripped):
-                    continue  # output line
-                stripped = stripped.split("$", 1)[1]
-            if "install" not in stripped:
-                continue
-            marks = before  # marks sit above the fence, never in the code (drift/marks.py)
-            release = RELEASE_MARK.search(marks)
-            cmd, errs = parse_command(stripped, rel, line, export_only=EXPORT_ONLY_MARK in marks,
-                                      release=release[1] if release else None)
-            if CXX_PACKAGE_MARK in marks:
-                cmd = [dataclasses.replace(c, cxx_package=True) for c in cmd]
-            problems += errs
-            commands += cmd
-    return commands, problems
-
-
-def parse_command(text: str, path: str, line: int, *, export_only: bool = False,
-                  release: str | None = None) -> tuple[list[InstallCommand], list[Violation]]:
-    """The install commands in one shell line (``a && b`` may hold several)."""
-    bad = lambda rule, msg: Violation(path, line, rule, msg)  # noqa: E731
-    try:
-        lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
-        lexer.whitespace_split = True
-        lexer.commenters = "#"
-        tokens = list(lexer)
-    except ValueError as exc:
-        return [], [bad("parse", f"cannot split {text!r}: {exc}")]
-    commands: list[InstallCommand] = []
-    problems: list[Violation] = []
-    segment: list[str] = []
-    quoting_error = False  # the segment lost a specifier to a shell redirection
-    for tok in tokens + [";"]:
-        if tok not in _SEPARATORS and not set(tok) <= set("<>"):
-            segment.append(tok)
-            continue
-        if set(tok) <= set("<>") and segment and _install_args(segment) is not None:
-            if not quoting_error:
-                problems.append(bad("shell-quoting", f"{segment[-1]!r} is followed by an unquoted {tok!r}: "
-                                    "quote the requirement (\"name>=1.0\")"))
-            quoting_error = True
-            continue
-        args, tool = _install_args(segment), _installer(segment)
-        segment, tainted, quoting_error = [], quoting_error, False
-        if args is None or tainted:
-            continue
-        cmd, errs = _parse_args(args, text, path, line, export_only, release, tool)
-        problems += errs
-        if cmd is not None:
-            commands.append(cmd)
-    return commands, problems
-
-
-def _installer(tokens: list[str]) -> str:
-    """"uv" for ``uv pip install``, else "pip"."""
-    i = tokens.index("install") if "install" in tokens else 0
-    return "uv" if i >= 2 and tokens[i - 1] == "pip" and re.fullmatch(r"(\S*/)?uv", tokens[i - 2]) else "pip"
-
-
-def _install_args(tokens: list[str]) -> list[str] | None:
-    for i in range(1, len(tokens)):
-        if tokens[i] == "install" and re.fullmatch(r"[%!]?(\S*/)?(pip3?|uv pip|pip)", tokens[i - 1]):
-            return tokens[i + 1:]
-    return None
-
-
-def _parse_args(args: list[str], text: str, path: str, line: int, export_only: bool,
-                release: str | None, tool: str = "pip") -> tuple[InstallCommand | None, list[Violation]]:
-    problems: list[Violation] = []
-    pre = upgrade = False
-    strategy: str | None = None
-    index: str | None = None
-    extra: list[str] = []
-    reqs: list[Requirement] = []
-    target: str | None = None
-    it = iter(args)
-    for arg in it:
-        if arg.startswith("-"):
-            name, eq, value = arg.partition("=")
-            if name in OPTIONS_WITH_VALUE:
-                value = value if eq else next(it, "")
-                if name in ("-i", "--index-url"):
-                    index = value
-                elif name == "--extra-index-url":
-                    extra.append(value)
-                elif name in ("-t", "--target"):
-                    target = value
-                elif name == "--prerelease" and value in ("allow", "if-necessary-or-explicit"):
-                    pre = True
-                elif name == "--index-strategy":
-                    strategy = value
-            elif arg in FLAGS:
-                pre = pre or arg == "--pre"
-                upgrade = upgrade or arg in ("-U", "--upgrade")
-            else:
-                problems.append(Violation(path, line, "option-known", f"unknown install option {arg!r}"))
-            continue
-        try:
-            reqs.append(Requirement(arg))
-        except InvalidRequirement as exc:
-            problems.append(Violation(path, line, "parse", f"{arg!r} is not a PEP 508 requirement ({exc})"))
-    urls = (index or PYPI_SIMPLE, *extra)
-    return InstallCommand(path, line, text, pre, urls, tuple(reqs), export_only, release,
-                          tool, strategy, upgrade, target=target, no_deps="--no-deps" in args), problems
 
 
 # -- checking commands -----------------------------------------------------------

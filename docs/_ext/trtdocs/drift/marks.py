@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from . import Violation, cpp, installs
+from . import Violation, commands, cpp
 from .blocks import CODE_DIRECTIVES, iter_blocks, marks_above
 
 RULES: Mapping[str, str] = MappingProxyType({
@@ -30,9 +30,9 @@ _PREFIX = "drift: "
 VOCABULARY: Mapping[str, re.Pattern[str]] = MappingProxyType({
     "fragment (cpp)": re.compile(re.escape(cpp.FRAGMENT_MARK)),
     "executorch X.Y (cpp)": cpp.API_MARK,
-    "cxx-package (installs)": re.compile(re.escape(installs.CXX_PACKAGE_MARK.removeprefix(_PREFIX))),
-    "export-only (installs)": re.compile(re.escape(installs.EXPORT_ONLY_MARK.removeprefix(_PREFIX))),
-    "release=<key> (installs)": re.compile(installs.RELEASE_MARK.pattern.removeprefix(r"drift:\s*")),
+    "cxx-package (installs)": re.compile(re.escape(commands.CXX_PACKAGE_MARK.removeprefix(_PREFIX))),
+    "export-only (installs)": re.compile(re.escape(commands.EXPORT_ONLY_MARK.removeprefix(_PREFIX))),
+    "release=<key> (installs)": re.compile(commands.RELEASE_MARK.pattern.removeprefix(r"drift:\s*")),
 })
 _IN_CODE = re.compile(r"(?:^|[\s#/*;%!(-])drift:")
 _COMMENT_MARK = re.compile(r"^\s*%\s*drift:\s*(?P<mark>.*)$")

@@ -15,8 +15,8 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+from ..api.index import ApiIndex
 from . import Violation
-from .api import ApiIndex
 
 SAVE = "torch_tensorrt._compile.save"
 RULE = "save-options"

@@ -34,8 +34,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 
+from ..api.uses import parse_cell
 from . import Violation
-from .api import parse_cell
 from .blocks import Block, iter_blocks
 
 RULES: Mapping[str, str] = MappingProxyType({

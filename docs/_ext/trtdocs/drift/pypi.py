@@ -23,7 +23,8 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name, parse_sdist_filename, parse_wheel_filename
 from packaging.version import Version
 
-from .table import Release
+from ..features.model import Release
+from ..vocab import TORCH_TENSORRT
 
 SIMPLE = "https://pypi.org/simple/{name}/"
 ACCEPT = "application/vnd.pypi.simple.v1+json"
@@ -120,7 +121,8 @@ def check_release(release: Release, extras: Iterable[str] = ("executorch",)) -> 
     the pinned wheels' own requirements."""
     problems: list[str] = []
     pinned: dict[str, Version] = {}
-    for name, pin in release.pins.items():
+    pins = release.distribution_pins  # CUDA and Python are not on PyPI
+    for name, pin in pins.items():
         spec = SpecifierSet(pin if pin[:1] in "<>=!~" else f"=={pin}")
         matching = [v for v in versions(name) if spec.contains(v, prereleases=False)]
         if not matching:
@@ -128,11 +130,11 @@ def check_release(release: Release, extras: Iterable[str] = ("executorch",)) -> 
             continue
         pinned[name] = matching[-1]  # what pip picks for a range
     for name, version in pinned.items():
-        if not release.pins[name][:1].isdigit() and not release.pins[name].startswith("=="):
+        if not pins[name][:1].isdigit() and not pins[name].startswith("=="):
             continue  # a range: its newest match stands in, but its requirements are not pins
-        for req in requires(name, str(version), extras if name == "torch-tensorrt" else ()):
+        for req in requires(name, str(version), extras if name == TORCH_TENSORRT else ()):
             other = canonicalize_name(req.name)
             if other in pinned and not req.specifier.contains(pinned[other], prereleases=True):
                 problems.append(f"{name} {version} requires {req} but the table pins {other} "
-                                f"{release.pins[other]} (resolves to {pinned[other]})")
+                                f"{pins[other]} (resolves to {pinned[other]})")
     return problems

@@ -8,15 +8,16 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..api.index import ApiIndex
+from ..features.model import FeaturesTable
+from ..features.validate import DEFAULT_FILE
+from ..features.validate import load as load_features
 from . import Violation, api, cpp, evidence, installs, marks, options, programs
 from .blocks import page_paths
-from ..features import FeaturesTable
-from ..features import load as load_features
-from .table import table_from_features
 
 # the offline guards; the PyPI check runs in tests/CLI only
 GUARDS = ("installs", "api", "cpp", "marks", "programs", "evidence")
-DEFAULT_TABLE = "docs/features.toml"
+DEFAULT_TABLE = DEFAULT_FILE
 SAVE_OPTIONS = "docs/data/save-options.toml"  # checked with the api guard (drift/options.py)
 
 
@@ -41,7 +42,7 @@ def report_from_json(data: dict[str, Any]) -> Report:
 
 
 def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path: Path | None = None,
-               guards: Iterable[str] = GUARDS, index: api.ApiIndex | None = None) -> Report:
+               guards: Iterable[str] = GUARDS, index: ApiIndex | None = None) -> Report:
     """Run ``guards`` over the pages under ``root``, against ``features`` (or the
     table at ``table_path``, by default the project's)."""
     root = root.resolve()
@@ -51,20 +52,19 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
     if features is None:
         path = table_path or root / DEFAULT_TABLE
         features = load_features(path) if path.is_file() else None
-    table = table_from_features(features) if features is not None else None
     violations: list[Violation] = []
     notes: list[str] = []
     uncompiled: list[cpp.Listed] = []
     if "installs" in guards:
-        if table is None:
+        if features is None:
             notes.append(f"install commands not checked: no features table at {DEFAULT_TABLE}")
         else:
             installed = installs.Installed.from_metadata()
-            violations += installs.check_pages(root, table, installed)
+            violations += installs.check_pages(root, features, installed)
             notes += [f"features table vs installed metadata: {p}"
-                      for p in installs.check_table_against_installed(table, installed)]
+                      for p in installs.check_table_against_installed(features, installed)]
     if "api" in guards:
-        index = index or api.ApiIndex.load()
+        index = index or ApiIndex.load()
         resolver = features.requirement if features is not None else None
         notebooks = [p for p in page_paths(root) if p.is_relative_to(root / "notebooks")]
         for finding in api.check_notebooks(notebooks, index, root=root, features=resolver):

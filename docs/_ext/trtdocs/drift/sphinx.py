@@ -8,7 +8,9 @@ so the report is cached in ``<outdir>/../trtdocs/drift.json`` under a key of
 the pages' text, the features table (and the documented release), the
 installed versions, the toolchain and the guards' own source; an unchanged
 tree re-emits the cached report without running them. The guards read the
-features table trtdocs.features validated (``trtdocs_features_file``).
+features table trtdocs.features validated (``trtdocs_features_file``); the
+API guard's child process loads the API model from its disk cache
+(:mod:`trtdocs.api.cache`) when the installed sources have not changed.
 """
 
 from __future__ import annotations
@@ -27,20 +29,22 @@ from typing import TYPE_CHECKING
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
-from .. import cxxsdk
+from .. import config
+from ..api import model as api_model
+from ..features.sphinx import table
+from ..notebooks import cxxsdk
+from ..vocab import FAMILY
 from . import evidence, installs
 from .blocks import page_paths
 from .run import SAVE_OPTIONS, Report, report_from_json
-from .table import table_from_features
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-    from ..features import FeaturesTable
+    from ..features.model import FeaturesTable
 
 logger = logging.getLogger(__name__)
-_DISTS = ("torch-tensorrt", "torch-tensorrt-executorch-runtime", "executorch", "torch")
 # Violations the gating (the trtdocs extension) reports for the page itself:
 # with it loaded, the build shows one error per cause.
 GATING_RULES = frozenset({"requires", "front-matter"})
@@ -49,13 +53,15 @@ GATING_RULES = frozenset({"requires", "front-matter"})
 def _cache_key(root: Path, features: FeaturesTable) -> str:
     """Everything the guards read: pages, table, their own code, packages, toolchain."""
     h = hashlib.sha256()
+    package = Path(__file__).parents[1]  # the guards, and the API and features code they run
     files = [*page_paths(root), Path(features.path), root / SAVE_OPTIONS,
-             *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml")),
-             *sorted(Path(__file__).parent.glob("*.py")), Path(__file__).parents[1] / "apimodel.py"]
+             *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml")), *sorted(package.glob("drift/*.py")),
+             *sorted(package.glob("api/*.py")), *sorted(package.glob("features/*.py"))]
     for f in files:
         h.update(str(f).encode())
         h.update(f.read_bytes() if f.is_file() else b"-")
-    for dist in _DISTS:
+    h.update(api_model.key().encode())  # the installed packages' sources
+    for dist in FAMILY:
         try:
             h.update(f"{dist}={metadata.version(dist)}".encode())
         except metadata.PackageNotFoundError:
@@ -111,10 +117,10 @@ def _start(app: Sphinx) -> None:
     process. Loading the packages with griffe takes seconds, which overlap with
     reading the pages; a process, because CPython 3.11's ast module is not safe
     to use from two threads at once."""
-    if not app.config.trtdocs_drift:
+    if not config.of(app.config).drift:
         return
     root = Path(app.srcdir)
-    features: FeaturesTable = app.trtdocs_features  # validated at config-inited
+    features = table(app)
     run = _Run(Path(app.outdir).parent / "trtdocs" / "drift.json", _cache_key(root, features))
     run.report = _cached(run.cache, run.key)
     if run.report is None:
@@ -140,20 +146,20 @@ def _report(app: Sphinx, exc: Exception | None) -> None:
     if run is None or exc is not None:
         return
     root = Path(app.srcdir)
-    features: FeaturesTable = app.trtdocs_features
+    features = table(app)
     report = run.result()
     # The commands {install-command} prints (every installer and platform), by the same rules.
-    guards_table, installed = table_from_features(features), installs.Installed.from_metadata()
+    installed = installs.Installed.from_metadata()
     generated: list[installs.Violation] = []
-    for release in features.releases:
+    for release in features.releases.values():
         for variant, text in features.install_commands(release.key).items():
             generated += installs.check_generated(
-                {release.key: text}, guards_table, installed,
+                {release.key: text}, features, installed,
                 path=f"{os.path.relpath(features.path, root)} ({variant})")
     report = dataclasses.replace(report, violations=report.violations + tuple(generated))
     for note in report.notes:
         logger.info("drift: %s", note)
-    gated = "trtdocs" in app.extensions
+    gated = "trtdocs.notebooks" in app.extensions
     for v in report.violations:
         if gated and v.rule in GATING_RULES:
             continue
@@ -168,8 +174,9 @@ def _report(app: Sphinx, exc: Exception | None) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     from . import captions
 
-    app.add_config_value("trtdocs_drift", True, "", types=(bool,))
-    app.connect("builder-inited", _start, priority=900)
+    app.setup_extension("trtdocs.config")
+    app.setup_extension("trtdocs.features")  # the guards check against its table
+    app.connect("builder-inited", _start)
     app.connect("build-finished", _report)
     captions.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

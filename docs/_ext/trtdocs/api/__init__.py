@@ -1,0 +1,34 @@
+"""The installed packages' API (torch_tensorrt, the runtime wheel, executorch),
+read from their sources with griffe, never imported, and what the site makes
+of it.
+
+* :mod:`.model`: the griffe model, loaded on first use and kept on disk
+  (:mod:`.cache`), and what the reference covers (pure);
+* :mod:`.index`: look-ups in it: does a name exist, which keywords does a call take (pure);
+* :mod:`.uses`: what a notebook's code cells call, resolved through their imports (pure);
+* :mod:`.data`: ``docs/data/api.toml`` and the errata, checked against the model (pure);
+* :mod:`.render`: the reference's entries as Python-domain directives, and their parser;
+* :mod:`.site`: the API one build sees, loaded when a page first asks;
+* :mod:`.sphinx`: ``{api-module}`` and ``{api-feature}``;
+* :mod:`.xref`: code literals in prose that name a documented object link to it;
+* :mod:`.codelinks`: names in code cells link to their entries.
+
+The drift guard :mod:`trtdocs.drift.api` checks the notebooks against the same model.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    from . import codelinks, sphinx, xref
+
+    sphinx.setup(app)
+    xref.setup(app)
+    codelinks.setup(app)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,177 @@
+"""Look-ups in the installed API: does ``torch_tensorrt.executorch.export``
+exist, which keywords does it take, what does it return. Pure: no Sphinx.
+
+:class:`ApiIndex` walks the griffe model of :mod:`.model` the way Python
+resolves a dotted name (aliases, inherited members, namespace folders griffe
+did not walk into). A name the installed package lacks raises :class:`Missing`;
+a name beyond what griffe loaded (torch, the standard library, an attribute's
+value) raises :class:`Unknown`, so callers can tell "wrong" from "not checkable".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from functools import cached_property
+from pathlib import Path
+from types import MappingProxyType
+
+import griffe
+
+from . import model
+
+# Functions whose **kwargs are not open: a keyword must be a parameter or a name the
+# source pops from kwargs (2.14's save() raises TypeError on any other with the
+# executorch format).
+KWARGS_FROM_SOURCE = frozenset({"torch_tensorrt._compile.save"})
+
+
+class Unknown(Exception):
+    """The object lies outside what griffe loaded (torch, stdlib): not checkable."""
+
+
+class Missing(Exception):
+    """The installed package lacks the name."""
+
+
+@dataclasses.dataclass
+class ApiIndex:
+    """The statically loaded packages and what is known about their signatures."""
+
+    modules: Mapping[str, griffe.Module]  # import name -> griffe module tree
+    versions: Mapping[str, str]  # import name -> version of the distribution on the search path
+    search_paths: list[str]  # site-packages folders griffe reads
+    _extra: dict[str, griffe.Module] = dataclasses.field(default_factory=dict)  # namespace subpackages
+
+    @classmethod
+    def load(cls, search_paths: Iterable[Path | str] | None = None) -> ApiIndex:
+        """The index over :func:`.model.load`'s model, the one the API reference renders."""
+        return cls.of(model.load(search_paths))
+
+    @classmethod
+    def of(cls, api: model.ApiModel) -> ApiIndex:
+        return cls(api.modules, api.versions, list(api.search_paths))
+
+    def lookup(self, path: str) -> griffe.Object:
+        """The object at ``path``; raises Missing or Unknown."""
+        root, *parts = path.split(".")
+        obj: griffe.Object | griffe.Alias = self.modules[root]
+        for i, part in enumerate(parts):
+            obj = target(obj)
+            if part in obj.members:
+                obj = obj.members[part]
+            elif obj.is_class:
+                try:
+                    obj = self._inherited(obj, part)
+                except Missing:
+                    raise Missing(".".join([root, *parts[:i + 1]])) from None
+            elif obj.is_module and (sub := self._load_namespace_child(obj, part)) is not None:
+                obj = sub  # a folder without __init__.py, which griffe does not walk into
+            elif not (obj.is_module or obj.is_class):
+                raise Unknown(path)  # members of an attribute's or a property's value: types not followed
+            else:
+                raise Missing(".".join([root, *parts[:i + 1]]))
+        return target(obj)
+
+    def _inherited(self, cls: griffe.Object, name: str, depth: int = 0) -> griffe.Object:
+        """``name`` from a base class, resolved through :meth:`lookup` (griffe leaves
+        bases in folders without ``__init__.py`` unresolved)."""
+        if name in cls.members:
+            return cls.members[name]
+        unknown = depth > 10
+        for base in cls.bases:
+            path = getattr(base, "canonical_path", None)
+            if not path or path.split(".")[0] not in self.modules:
+                unknown = True  # torch, typing, object: not loaded
+                continue
+            try:
+                base_cls = self.lookup(path)
+                if base_cls.is_class:
+                    return self._inherited(base_cls, name, depth + 1)
+            except Missing:
+                continue
+            except Unknown:
+                unknown = True
+        if unknown:
+            raise Unknown(f"{cls.path}.{name}")
+        raise Missing(f"{cls.path}.{name}")
+
+    def _load_namespace_child(self, module: griffe.Object, name: str) -> griffe.Object | None:
+        """A submodule griffe did not walk into: a folder without ``__init__.py``, or a
+        module file inside one. Visited from its source, never imported."""
+        key = f"{module.path}.{name}"
+        if key in self._extra:
+            return self._extra[key]
+        files = module.filepath if isinstance(module.filepath, list) else [module.filepath]
+        for f in files:
+            folder = f if f.is_dir() else f.parent if f.name == "__init__.py" else None
+            if folder is None:
+                continue
+            if (folder / name).is_dir() and not (folder / name / "__init__.py").exists():
+                sub = griffe.Module(name, filepath=[folder / name], parent=module)
+            elif (folder / f"{name}.py").is_file():
+                py = folder / f"{name}.py"
+                sub = griffe.visit(name, py, py.read_text(encoding="utf-8"), parent=module)
+            else:
+                continue
+            self._extra[key] = sub
+            return sub
+        return None
+
+    @cached_property
+    def popped_kwargs(self) -> Mapping[str, frozenset[str]]:
+        """Names each function of KWARGS_FROM_SOURCE pops from its **kwargs."""
+        return MappingProxyType({p: kwargs_popped(self.lookup(p)) for p in KWARGS_FROM_SOURCE})
+
+    def accepted_keywords(self, obj: griffe.Object) -> frozenset[str] | None:
+        """Keyword names a call accepts, or None when any keyword is accepted."""
+        if obj.is_class:
+            try:
+                obj = target(self._inherited(obj, "__init__"))
+            except (Missing, Unknown):
+                return None
+        if not obj.is_function:
+            return None
+        params = obj.parameters
+        names = frozenset(p.name for p in params if p.kind in (
+            griffe.ParameterKind.positional_or_keyword, griffe.ParameterKind.keyword_only))
+        if any(p.kind is griffe.ParameterKind.var_keyword for p in params):
+            if obj.path not in KWARGS_FROM_SOURCE:
+                return None
+            names |= self.popped_kwargs[obj.path]
+        return names - {"self", "cls"}
+
+    def return_path(self, obj: griffe.Object) -> str | None:
+        """Dotted path of a function's return class, when it is in a checked package."""
+        if not obj.is_function or obj.returns is None:
+            return None
+        ret = obj.returns
+        if isinstance(ret, griffe.ExprSubscript) and getattr(ret.left, "canonical_path", "") in (
+                "typing.Optional", "Optional"):
+            ret = ret.slice  # Optional[X] -> X
+        elif isinstance(ret, griffe.ExprBinOp) and str(ret.right) == "None":
+            ret = ret.left  # X | None -> X
+        path = getattr(ret, "canonical_path", None)
+        if isinstance(ret, str):  # quoted forward reference: resolve in its scope
+            try:
+                path = obj.parent.resolve(ret.strip("'\""))
+            except Exception:  # noqa: BLE001 -- unresolvable names are external
+                return None
+        if path and path.split(".")[0] in self.modules:
+            return path
+        return None
+
+
+def target(obj: griffe.Object | griffe.Alias) -> griffe.Object:
+    """The object an alias stands for; :class:`Unknown` when griffe cannot follow it."""
+    if obj.is_alias:
+        try:
+            return obj.final_target
+        except (griffe.AliasResolutionError, griffe.CyclicAliasError):
+            raise Unknown(obj.target_path) from None
+    return obj
+
+
+def kwargs_popped(func: griffe.Object) -> frozenset[str]:
+    """String literals ``kwargs.pop("name", ...)`` in a function's source (read with ast)."""
+    return frozenset(model.popped_options(func))

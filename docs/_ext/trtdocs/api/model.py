@@ -1,0 +1,208 @@
+"""The installed packages' API, loaded with griffe from their sources (nothing
+is imported: ``import torch_tensorrt`` fails without TensorRT's libraries).
+
+One loader for every reader of the API: the drift guards (:mod:`trtdocs.drift.api`),
+the API reference (:mod:`.sphinx`), the checked literals (:mod:`.xref`) and the
+linked code (:mod:`.codelinks`). It loads the packages of
+:data:`trtdocs.vocab.API_PACKAGES` once per process and search path, from the
+disk cache when their sources have not changed (:mod:`.cache`), with their
+versions read from the distributions found on that path, so a new wheel
+changes what all of them see with no edit. Pure: no Sphinx.
+
+:data:`COVERED` says what the reference documents; :func:`public_objects`
+gives those objects.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import logging
+import sysconfig
+from collections.abc import Iterable, Iterator, Mapping
+from importlib import metadata
+from pathlib import Path
+from types import MappingProxyType
+
+import griffe
+
+from ..vocab import API_PACKAGES, PACKAGES, TORCH_TENSORRT
+from . import cache
+
+# Module -> the names the reference covers; None = the module's __all__.
+COVERED: Mapping[str, tuple[str, ...] | None] = MappingProxyType({
+    "torch_tensorrt": ("save", "load"),  # as they concern the executorch format
+    "torch_tensorrt.executorch": None,
+    "torch_tensorrt_executorch_runtime": None,
+    "torch_tensorrt_executorch_runtime.runtime": None,
+})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Upstream:
+    """Where a package's sources live upstream, for links to a file and line."""
+
+    repo: str  # https URL of the repository
+    prefix: str  # folder of the package inside the repository
+    tag_of: str  # distribution whose version names the tag ("v<version>")
+
+
+# Both wheels are built from pytorch/TensorRT's release tag, named for the
+# torch-tensorrt version (the runtime wheel has its own version number).
+UPSTREAM: Mapping[str, Upstream] = MappingProxyType({
+    "torch_tensorrt": Upstream("https://github.com/pytorch/TensorRT", "py/torch_tensorrt", TORCH_TENSORRT),
+    "torch_tensorrt_executorch_runtime": Upstream(
+        "https://github.com/pytorch/TensorRT",
+        "py/torch-tensorrt-executorch-runtime/torch_tensorrt_executorch_runtime", TORCH_TENSORRT),
+})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ApiModel:
+    """The loaded packages."""
+
+    modules: Mapping[str, griffe.Module]  # import name -> griffe module tree
+    versions: Mapping[str, str]  # import name -> version of its distribution on the search path
+    search_paths: tuple[str, ...]  # the folders griffe reads (site-packages)
+
+    def version_of(self, dist: str) -> str | None:
+        for name in API_PACKAGES:
+            if PACKAGES[name] == dist:
+                return self.versions.get(name)
+        return None
+
+
+def default_search_paths() -> tuple[str, ...]:
+    return (sysconfig.get_paths()["purelib"],)
+
+
+def resolve_paths(search_paths: Iterable[str | Path] | None = None) -> tuple[str, ...]:
+    """``search_paths`` as absolute folders; none given: this interpreter's site-packages."""
+    return tuple(str(Path(p).resolve()) for p in search_paths) if search_paths else default_search_paths()
+
+
+def key(search_paths: Iterable[str | Path] | None = None) -> str:
+    """What the model on ``search_paths`` is made from (cheap: no griffe load)."""
+    paths = resolve_paths(search_paths)
+    return "-".join(cache.key(name, paths) for name in API_PACKAGES)
+
+
+def load(search_paths: Iterable[str | Path] | None = None) -> ApiModel:
+    """The model of the packages on ``search_paths`` (default: this interpreter's
+    site-packages), loaded once per process for each search path."""
+    return _load(resolve_paths(search_paths))
+
+
+@functools.cache
+def _load(paths: tuple[str, ...]) -> ApiModel:
+    modules = {name: cache.cached(cache.key(name, paths), lambda name=name: _griffe_load(name, paths))
+               for name in API_PACKAGES}
+    versions = {}
+    for name in API_PACKAGES:
+        found = list(metadata.distributions(name=PACKAGES[name], path=list(paths)))
+        if found:
+            versions[name] = found[0].version
+    return ApiModel(MappingProxyType(modules), MappingProxyType(versions), paths)
+
+
+def _griffe_load(name: str, paths: tuple[str, ...]) -> griffe.Module:
+    logging.getLogger("griffe").setLevel(logging.CRITICAL)  # unresolved externals are expected
+    return griffe.load(name, search_paths=list(paths), allow_inspection=False, try_relative_path=False)
+
+
+def popped_options(func: griffe.Function) -> Mapping[str, str]:
+    """``kwargs.pop("name", default)`` calls in a function's source: name -> the
+    default's source text ("None" when the call has none), in source order."""
+    source = Path(func.filepath).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    node = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                and n.name == func.name and n.lineno == func.lineno)
+    kw = node.args.kwarg.arg if node.args.kwarg else "kwargs"
+    calls = sorted((c for c in ast.walk(node)
+                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "pop"
+                    and isinstance(c.func.value, ast.Name) and c.func.value.id == kw
+                    and c.args and isinstance(c.args[0], ast.Constant) and isinstance(c.args[0].value, str)),
+                   key=lambda c: (c.lineno, c.col_offset))
+    out: dict[str, str] = {}
+    for call in calls:
+        default = ast.get_source_segment(source, call.args[1]) if len(call.args) > 1 else "None"
+        out.setdefault(call.args[0].value, default or "None")
+    return MappingProxyType(out)
+
+
+def site_relative(model: ApiModel, obj: griffe.Object) -> str:
+    """The object's file relative to the search path it was found on (never an
+    absolute build-machine path)."""
+    path = Path(obj.filepath)
+    for root in model.search_paths:
+        if path.is_relative_to(root):
+            return path.relative_to(root).as_posix()
+    return obj.relative_package_filepath.as_posix()
+
+
+def source_url(model: ApiModel, obj: griffe.Object) -> str | None:
+    """The object's file and line at the upstream tag of the installed version."""
+    root = obj.path.split(".")[0]
+    upstream = UPSTREAM.get(root)
+    version = model.version_of(upstream.tag_of) if upstream else None
+    if upstream is None or version is None:
+        return None
+    inside = Path(site_relative(model, obj)).relative_to(root).as_posix()
+    return f"{upstream.repo}/blob/v{version}/{upstream.prefix}/{inside}#L{obj.lineno}"
+
+
+# -- what the reference documents --------------------------------------------------
+
+
+def public_objects(model: ApiModel) -> dict[str, griffe.Object]:
+    """Every object the reference documents: public dotted path -> griffe object
+    (aliases followed); modules and the public members of classes included."""
+    out: dict[str, griffe.Object] = {}
+    for module_path, names in COVERED.items():
+        module = get(model, module_path)
+        out[module_path] = module
+        for name in names if names is not None else module.exports or ():
+            obj = target(module.members[name])
+            path = f"{module_path}.{name}"
+            out[path] = obj
+            if obj.is_class:
+                for member, value in class_members(obj):
+                    out[f"{path}.{member}"] = value
+    return out
+
+
+def get(model: ApiModel, path: str) -> griffe.Object:
+    """The object at a dotted ``path`` of the model (aliases followed)."""
+    root, *parts = path.split(".")
+    obj: griffe.Object = model.modules[root]
+    for part in parts:
+        obj = target(obj.members[part])
+    return obj
+
+
+def target(obj: griffe.Object | griffe.Alias) -> griffe.Object:
+    """The object an alias stands for (an object: itself)."""
+    return obj.final_target if obj.is_alias else obj
+
+
+def class_members(cls: griffe.Object) -> Iterator[tuple[str, griffe.Object]]:
+    """Public methods and properties defined in the class (inherited ones are
+    the base's API, not this package's)."""
+    for name, member in cls.members.items():
+        if name.startswith("_") or member.is_alias:
+            continue
+        if member.is_function or (member.is_attribute and "property" in member.labels):
+            yield name, member
+
+
+def params(obj: griffe.Object) -> list[griffe.Parameter]:
+    """A function's parameters, or a class's ``__init__``'s, without self and cls."""
+    if obj.is_class:
+        init = obj.members.get("__init__")
+        obj = init if init is not None and init.is_function else None
+        if obj is None:
+            return []
+    if not obj.is_function:
+        return []
+    return [p for p in obj.parameters if p.name not in ("self", "cls")]

@@ -1,0 +1,286 @@
+"""The API reference's entries as reStructuredText for Sphinx's Python domain
+(``py:function``, ``py:class``, ``py:method``, ``py:property``, ``py:data``,
+``py:exception``), the way autodoc writes them, and the parser that reads them.
+
+:class:`Renderer` writes one module's entries from the griffe model:
+signatures with annotations and defaults; docstrings, parsed with griffe's
+Google-style parser (what the 2.14.0 sources use), their sections as the
+domain's field lists and their inline markup as reStructuredText; a link to the
+file and line at the upstream tag of the installed version; and what
+``docs/data`` adds (options, feature notes, errata).
+
+:func:`parse` reads such text into nodes with docutils' reStructuredText
+parser and an inliner whose default role is ``code`` (docstrings use single
+backquotes for code); docutils' global role table is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import griffe
+from docutils import nodes
+from docutils.parsers.rst import Parser as RSTParser
+from docutils.parsers.rst import roles
+from docutils.parsers.rst.states import Inliner
+from docutils.utils import Reporter, new_document
+from sphinx.errors import ExtensionError
+
+from ..vocab import PACKAGES
+from . import model
+from .data import ApiData, Erratum, where
+from .model import ApiModel, class_members, get, params, target
+
+DOCSTRING_STYLE = "google"  # Arguments:/Keyword Arguments:/Returns:/Raises: in 2.14.0
+
+
+class _CodeInliner(Inliner):
+    """docutils' inliner, with ``code`` as the role of `interpreted text` that names none."""
+
+    # Inliner.init_customizations fills its patterns from the attributes of the
+    # instance's own class (``vars(self.__class__)``), not of its bases: repeat them.
+    vars().update({name: value for name, value in vars(Inliner).items() if isinstance(value, str)})
+
+    def interpreted(self, rawsource: str, text: str, role: str, lineno: int) -> tuple[list, list]:
+        if role:
+            return super().interpreted(rawsource, text, role, lineno)
+        return roles.code_role(role, rawsource, text, lineno, self)
+
+
+def parse(text: str, document: nodes.document, problems: list[nodes.system_message] | None = None
+          ) -> list[nodes.Node]:
+    """Nodes of the reStructuredText ``text``, parsed for ``document`` (a MyST or a
+    reST page) the way MyST's eval-rst does. With ``problems``, a trial parse:
+    what docutils reports goes there and nothing is printed."""
+    sub = new_document(document["source"], document.settings)
+    if problems is None:
+        sub.reporter = document.reporter
+    else:
+        sub.reporter = Reporter(document["source"], Reporter.SEVERE_LEVEL + 1, Reporter.SEVERE_LEVEL + 1,
+                                stream=False)
+        sub.reporter.attach_observer(lambda msg: problems.append(msg) if msg["level"] >= 2 else None)
+    RSTParser(inliner=_CodeInliner()).parse(text, sub)
+    return list(sub.children)
+
+
+def _code(text: str) -> str:
+    """The data files' `code` spans as reStructuredText literals."""
+    return re.sub(r"(?<!`)`([^`]+)`(?!`)", r"``\1``", text)
+
+
+def _indent(text: str, prefix: str) -> list[str]:
+    return [prefix + line if line.strip() else "" for line in text.splitlines()]
+
+
+def _field(name: str, body: str, prefix: str) -> list[str]:
+    lines = body.strip().splitlines() or [""]
+    out = [f"{prefix}:{name}: {lines[0]}".rstrip()]
+    out += _indent("\n".join(lines[1:]), prefix + "   ")
+    return out
+
+
+def _annotation(expr: object) -> str:
+    text = str(expr)
+    if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]  # a quoted forward reference
+    return text
+
+
+def signature(obj: griffe.Object, name: str) -> str:
+    """``name(params) -> returns`` with annotations and defaults, from the source."""
+    parts: list[str] = []
+    star = False
+    plist = params(obj)
+    for i, p in enumerate(plist):
+        kind = p.kind
+        if kind is griffe.ParameterKind.keyword_only and not star:
+            parts.append("*")
+            star = True
+        text = {griffe.ParameterKind.var_positional: "*", griffe.ParameterKind.var_keyword: "**"}.get(kind, "")
+        text += p.name
+        if kind is griffe.ParameterKind.var_positional:
+            star = True
+        if p.annotation is not None:
+            text += f": {_annotation(p.annotation)}"
+        if p.default is not None and kind not in (griffe.ParameterKind.var_positional,
+                                                  griffe.ParameterKind.var_keyword):
+            text += f" = {p.default}" if p.annotation is not None else f"={p.default}"
+        parts.append(text)
+        if kind is griffe.ParameterKind.positional_only and (
+                i + 1 == len(plist) or plist[i + 1].kind is not griffe.ParameterKind.positional_only):
+            parts.append("/")
+    out = f"{name}({', '.join(parts)})"
+    if obj.is_function and obj.returns is not None:
+        out += f" -> {_annotation(obj.returns)}"
+    return out
+
+
+class Renderer:
+    """One module's entries as reStructuredText for the Python domain."""
+
+    def __init__(self, api: ApiModel, data: ApiData, valid: Callable[[str], bool]) -> None:
+        self.model, self.data, self.valid = api, data, valid
+
+    def module(self, path: str) -> list[str]:
+        module = get(self.model, path)
+        names = model.COVERED[path]
+        lines = [f".. py:module:: {path}", ""]
+        if names is None and module.docstring:  # the whole module's API: its own words too
+            lines += [*module.docstring.value.splitlines(), ""]
+        for name in names if names is not None else module.exports or ():
+            lines += self.entry(f"{path}.{name}", target(module.members[name]), "")
+        later = [k for k in self.data.features if k in self.data.absent and ":" not in k
+                 and k.rsplit(".", 1)[0] == path]
+        if later:
+            lines += [".. rubric:: Not in the installed release", "",
+                      f"The installed release of ``{path}`` has none of these names.", ""]
+            lines += [f"* ``{k}`` " + " ".join(f":api-feature:`{f}`" for f in self.data.features[k])
+                      for k in later]
+            lines.append("")
+        return lines
+
+    def entry(self, path: str, obj: griffe.Object, prefix: str) -> list[str]:
+        name = path.rsplit(".", 1)[1]
+        body = prefix + "   "
+        if obj.is_class:
+            exception = any(str(b).endswith(("Error", "Exception")) for b in obj.bases)
+            kind = "exception" if exception else "class"
+            head = [f"{prefix}.. py:{kind}:: {signature(obj, name) if params(obj) else name}"]
+        elif obj.is_function:
+            method = prefix != ""
+            kind = "method" if method else "function"
+            head = [f"{prefix}.. py:{kind}:: {signature(obj, name)}"]
+            if "staticmethod" in obj.labels:
+                head.append(f"{body}:staticmethod:")
+        elif obj.is_attribute and "property" in obj.labels:
+            head = [f"{prefix}.. py:property:: {name}"]
+            if obj.annotation is not None:
+                head.append(f"{body}:type: {_annotation(obj.annotation)}")
+        elif obj.is_attribute:
+            head = [f"{prefix}.. py:data:: {name}"]
+            if obj.value is not None:
+                head.append(f"{body}:value: {obj.value}")
+        else:
+            raise ExtensionError(f"{path}: griffe kind {obj.kind.value!r} has no rendering in the API reference")
+        lines = [*head, ""]
+        if obj.is_class and obj.bases:
+            lines += [f"{body}Bases: " + ", ".join(f"``{b}``" for b in obj.bases), ""]
+        for fid in self.data.features_of(path):
+            lines += [f"{body}:api-feature:`{fid}`", ""]
+        lines += self.docstring(path, obj, body)
+        lines += self.options(path, body)
+        lines += self.later(path, body)
+        for erratum in self.data.errata:
+            if erratum.object == path and not erratum.param:
+                lines += self.erratum(erratum, body)
+        url = model.source_url(self.model, obj)
+        where = f"``{model.site_relative(self.model, obj)}``, line {obj.lineno}"
+        dist = PACKAGES[path.split(".")[0]]
+        version = self.model.versions.get(path.split(".")[0], "?")
+        source = f"`Source <{url}>`__" if url else "Source"
+        lines += [f"{body}.. container:: trtdocs-api-source", "",
+                  f"{body}   {source}: {where}, in {dist} {version}", ""]
+        if obj.is_class:
+            for member, value in class_members(obj):
+                lines += self.entry(f"{path}.{member}", value, body)
+        return lines
+
+    def docstring(self, path: str, obj: griffe.Object, body: str) -> list[str]:
+        lines: list[str] = []
+        sections = obj.docstring.parse(DOCSTRING_STYLE) if obj.docstring else []
+        documented: set[str] = set()
+        for section in sections:
+            kind = section.kind.value
+            if kind == "text":
+                lines += self.text(section.value, body)
+            elif kind in ("parameters", "other parameters"):
+                # Sphinx 9 lists keyword fields under Parameters too; the
+                # signature's * shows which are keyword-only
+                for p in section.value:
+                    documented.add(p.name)
+                    lines += self.param(path, "param", p.name, p.description, p.annotation, body)
+            elif kind == "raises":
+                for r in section.value:
+                    lines += _field(f"raises {r.annotation}", r.description, body)
+            elif kind == "returns":
+                for r in section.value:
+                    lines += _field("returns", r.description, body)
+                    if r.annotation is not None:
+                        lines += [f"{body}:rtype: ``{_annotation(r.annotation)}``"]
+            elif kind == "examples":
+                for sub_kind, text in section.value:
+                    if sub_kind.value == "examples":
+                        lines += [f"{body}.. code-block:: pycon", "", *_indent(text, body + "   ")]
+                    else:
+                        lines += _indent(text, body)
+                    lines.append("")
+            elif kind == "admonition":
+                lines += [f"{body}.. admonition:: {section.title or section.value.annotation}", "",
+                          *_indent(section.value.description, body + "   ")]
+            else:
+                raise ExtensionError(f"{path}: docstring section {kind!r} ({where(obj)}) has no rendering "
+                                     f"in the API reference")
+            lines.append("")
+        # parameters the data files annotate that the docstring leaves out
+        for p in params(obj):
+            if p.name not in documented and (self.data.features_of(path, p.name) or self._errata_of(path, p.name)):
+                lines += [*self.param(path, "param", p.name, "", p.annotation, body), ""]
+        return lines
+
+    def text(self, text: str, body: str) -> list[str]:
+        """A text section; one that is not valid reStructuredText is shown as
+        written, and says so."""
+        if self.valid(text):
+            return [*_indent(text, body), ""]
+        return [f"{body}The installed docstring continues with text that is not valid "
+                "reStructuredText, shown as written:", "",
+                f"{body}.. code-block:: text", "", *_indent(text, body + "   "), ""]
+
+    def param(self, path: str, field: str, name: str, description: str, annotation: object,
+              body: str) -> list[str]:
+        text = description.strip()
+        notes = " ".join(f":api-feature:`{f}`" for f in self.data.features_of(path, name))
+        if notes:
+            text = f"{text} {notes}" if text else notes
+        lines = _field(f"{field} {name}", text or "\\", body)
+        for erratum in self._errata_of(path, name):
+            lines += [""] + self.erratum(erratum, body + "   ")
+        if annotation is not None:
+            lines += [f"{body}:type {name}: ``{_annotation(annotation)}``"]
+        return lines
+
+    def _errata_of(self, path: str, param: str) -> list[Erratum]:
+        return [e for e in self.data.errata if e.object == path and e.param == param]
+
+    def options(self, path: str, body: str) -> list[str]:
+        options = self.data.options.get(path)
+        if options is None:
+            return []
+        lines = [f"{body}.. rubric:: Options for ``{options.applies}``", "",
+                 f"{body}Passed as keyword arguments; the function reads them from ``**kwargs``.", ""]
+        for name, default in options.defaults.items():
+            lines += [f"{body}``{name}`` (default ``{default}``)"]
+            text = _code(options.text[name])
+            notes = " ".join(f":api-feature:`{f}`" for f in self.data.features_of(path, name))
+            lines += _indent(f"{text} {notes}".strip(), body + "   ")
+            for erratum in self._errata_of(path, name):
+                lines += [""] + self.erratum(erratum, body + "   ")
+            lines.append("")
+        return lines
+
+    def later(self, path: str, body: str) -> list[str]:
+        names = self.data.later_params(path)
+        if not names:
+            return []
+        lines = [f"{body}.. rubric:: Not in the installed release", "",
+                 f"{body}The installed release has none of these keyword arguments.", ""]
+        for name in names:
+            notes = " ".join(f":api-feature:`{f}`" for f in self.data.features_of(path, name))
+            lines += [f"{body}* ``{name}`` {notes}"]
+        return [*lines, ""]
+
+    def erratum(self, erratum: Erratum, prefix: str) -> list[str]:
+        return [f"{prefix}.. admonition:: Erratum of the installed docstring", f"{prefix}   :class: caution",
+                "", *_indent(f"The docstring says: “{erratum.quote}”", prefix + "   "), "",
+                *_indent(_code(erratum.note), prefix + "   "), ""]

@@ -1,0 +1,351 @@
+"""The features table as data, and the questions everyone asks it.
+
+Pure: no Sphinx, no docutils. :mod:`.validate` builds a :class:`FeaturesTable`
+from ``docs/features.toml``; the notes, the matrix, the gating, the install
+commands and the drift guards all ask this one object.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from ..vocab import (FEATURE_PACKAGE, INSTALL_PLATFORMS, INSTALL_TOOLS, NIGHTLY, PINS, PLATFORMS, PYPI_SIMPLE,
+                     TORCH_TENSORRT, UV_INDEX_STRATEGY, RequirementError)
+
+# Cell state -> what it says. Each release cell of a feature is one of these.
+STATES: Mapping[str, str] = {
+    "yes": "the release has it and it works",
+    "no": "the release does not have it",
+    "unconfirmed": "no source shows whether the release has it or whether it works",
+    "broken": "the release has it but it fails",
+}
+# States a cell may not claim without a source.
+NEEDS_EVIDENCE = frozenset({"yes", "no", "broken"})
+
+# Feature kind -> how its notes head it: a new feature, or a behaviour that changed
+# (rendered like Sphinx's versionchanged).
+KINDS: Mapping[str, str] = {
+    "added": "a feature the release adds",
+    "changed": "a behaviour the release changes",
+}
+
+# What a release's pins are keyed by (vocab.Pin.name) -> the table's key for that pin.
+PIN_KEYS: Mapping[str, str] = {pin.name(key): key for key, pin in PINS.items()}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Install:
+    """Inputs of a release's install command (``[releases.<key>.install]``)."""
+
+    index_url: str  # --index-url; "" = PyPI
+    extra_index_urls: tuple[str, ...]  # --extra-index-url, in order
+    pre: bool  # --pre (nightly builds are pre-releases)
+    packages: tuple[str, ...]  # requirement strings, each quoted in the command
+    windows_index_urls: tuple[str, ...] = ()  # on Windows: these indexes instead; () = same as Linux
+
+    def args(self, tool: str = "pip", platform: str = "linux") -> list[str]:
+        """Installer arguments after ``install``, for ``tool`` (pip or uv) on ``platform``."""
+        if tool not in INSTALL_TOOLS or platform not in INSTALL_PLATFORMS:
+            raise ValueError(f"no install command for {tool!r} on {platform!r}; "
+                             f"tools: {INSTALL_TOOLS}, platforms: {INSTALL_PLATFORMS}")
+        index_url, extra = self.index_url, self.extra_index_urls
+        if platform == "windows" and self.windows_index_urls:
+            index_url, *rest = self.windows_index_urls
+            extra = tuple(rest)
+        args: list[str] = []
+        if self.pre:
+            args.append("--pre" if tool == "pip" else "--prerelease=allow")
+        if tool == "uv" and (index_url or extra) and len([index_url or "pypi", *extra]) > 1:
+            args += ["--index-strategy", UV_INDEX_STRATEGY]
+        args += list(self.packages)
+        if index_url:
+            args += ["--index-url", index_url]
+        for url in extra:
+            args += ["--extra-index-url", url]
+        return args
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PinSource:
+    """Where a pin comes from: one field of a published distribution's metadata."""
+
+    distribution: str  # the distribution whose metadata states it ("torch-tensorrt")
+    version: str  # that distribution's version ("2.14.0")
+    field: str  # one of vocab.PIN_FIELDS
+
+    def __str__(self) -> str:
+        return f"{self.distribution} {self.version} metadata, {self.field}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Release:
+    """One column of the matrix (``[releases.<key>]``)."""
+
+    key: str  # "2.14", "2.15" or "nightly"; what `since` and `documented` name
+    status: str  # one of vocab.STATUSES
+    version: str  # full version of the release ("2.14.0"); "" for nightly
+    date: str  # when it reached PyPI ("2026-09"); "" if it has not
+    platforms: tuple[str, ...]  # vocab.PLATFORMS names the release supports
+    evidence: str  # where the pins and platforms come from
+    # what each pin pins (the distribution, or "cuda"/"python": vocab.Pin.name) -> PEP 440
+    # version or specifier, in the table's order
+    pins: Mapping[str, str]
+    pin_sources: Mapping[str, PinSource]  # the same keys -> the metadata it is taken from
+    install: Install
+    # the [executorch] extra of this release brings the delegate (vocab.EXTRA_BRINGS_DELEGATE)
+    extra_brings_delegate: bool = False
+
+    @property
+    def number(self) -> Version | None:
+        """The release key as a version; None for the nightly channel."""
+        return None if self.key == NIGHTLY else Version(self.key)
+
+    @property
+    def is_nightly(self) -> bool:
+        return self.status == NIGHTLY
+
+    @property
+    def label(self) -> str:
+        """How the release switcher names it: "2.14", "Nightly"."""
+        return self.key if self.key[:1].isdigit() else self.key.capitalize()
+
+    @property
+    def install_platforms(self) -> tuple[str, ...]:
+        """vocab.INSTALL_PLATFORMS the release installs on (from its ``platforms``)."""
+        return tuple(p for p in INSTALL_PLATFORMS if any(q.startswith(p + "-") for q in self.platforms))
+
+    @property
+    def distribution_pins(self) -> Mapping[str, str]:
+        """The pins on distributions (canonical name -> spec): CUDA and Python left out."""
+        return {name: spec for name, spec in self.pins.items() if PINS[PIN_KEYS[name]].distribution}
+
+    # -- what its install command installs (the install guard asks these)
+    @property
+    def packages(self) -> tuple[str, ...]:
+        return self.install.packages
+
+    @property
+    def pre(self) -> bool:
+        return self.install.pre
+
+    @property
+    def index_urls(self) -> tuple[str, ...]:
+        """--index-url (PyPI when the table leaves it empty), then each --extra-index-url."""
+        return (self.install.index_url or PYPI_SIMPLE, *self.install.extra_index_urls)
+
+    @property
+    def windows_index_urls(self) -> tuple[str, ...]:
+        return self.install.windows_index_urls
+
+    @property
+    def extras(self) -> frozenset[str]:
+        """The extras of torch-tensorrt its install command names."""
+        reqs = [Requirement(p) for p in self.install.packages]
+        return frozenset(e for r in reqs if canonicalize_name(r.name) == TORCH_TENSORRT for e in r.extras)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Cell:
+    """What is known about one feature in one release (``cells.<release>``)."""
+
+    state: str  # one of STATES
+    evidence: str  # the source: a wheel path, a PR or issue URL, PyPI metadata; "" only if unconfirmed
+    remark: str  # a few words shown beside the state ("deprecated"); "" = none
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Feature:
+    """One row of the matrix (``[[features]]``)."""
+
+    id: str  # what pages, roles and `feature:<id>` name
+    title: str  # short name in the matrix
+    since: str  # release key of the first release that has it, or "nightly"
+    kind: str  # one of KINDS
+    # release key -> platforms from that release on (until the next key);
+    # {} = every platform of each release
+    platforms: Mapping[str, tuple[str, ...]]
+    note: str  # one line: what it is and its limits
+    cells: Mapping[str, Cell]  # release key -> what is known there, one per release
+    table_only: str  # why no page references it; "" = a page must
+
+
+class FeatureRequirement(Requirement):
+    """A packaging Requirement that also says, in words, which feature needs it
+    (``needs`` is what a not-executed mark shows)."""
+
+    def __init__(self, spec: str, needs: str) -> None:
+        super().__init__(spec)
+        self.needs = needs
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FeaturesTable:
+    """The validated table."""
+
+    path: Path  # the file it was read from
+    documented: str  # release key the pages describe
+    releases: Mapping[str, Release]  # by key, oldest first, nightly last
+    features: tuple[Feature, ...]
+
+    # -- look-ups
+    def release(self, key: str) -> Release:
+        return self.releases[key]
+
+    def feature(self, feature_id: str) -> Feature:
+        for f in self.features:
+            if f.id == feature_id:
+                return f
+        raise KeyError(feature_id)
+
+    @property
+    def documented_release(self) -> Release:
+        return self.release(self.documented)
+
+    def by_version(self, version: str) -> Release | None:
+        """The release whose torch-tensorrt version is ``version``."""
+        for r in self.releases.values():
+            if r.version and Version(r.version) == Version(version):
+                return r
+        return None
+
+    @property
+    def nightly_index_urls(self) -> frozenset[str]:
+        """The index of each nightly channel (its --index-url)."""
+        return frozenset(r.index_urls[0] for r in self.releases.values() if r.is_nightly)
+
+    @property
+    def known_index_urls(self) -> frozenset[str]:
+        """Every index a release's command names, in :func:`normalize_url` form."""
+        return frozenset(normalize_url(u) for r in self.releases.values()
+                         for u in (*r.index_urls, *r.windows_index_urls))
+
+    def _index(self, key: str) -> int:
+        return list(self.releases).index(key)
+
+    def has(self, feature: Feature, key: str) -> bool:
+        """Whether release ``key`` has ``feature``."""
+        return self._index(key) >= self._index(feature.since)
+
+    def platforms(self, feature: Feature, key: str) -> tuple[str, ...]:
+        """Platforms ``feature`` works on in release ``key``; () if absent."""
+        if not self.has(feature, key):
+            return ()
+        chosen: tuple[str, ...] | None = None
+        for r in list(self.releases)[: self._index(key) + 1]:
+            chosen = feature.platforms.get(r, chosen)
+        return self.release(key).platforms if chosen is None else chosen
+
+    # -- version gating
+    def requirement(self, feature_id: str) -> Requirement:
+        """The torch_tensorrt requirement ``feature:<id>`` stands for.
+
+        A release feature needs ``torch_tensorrt>=<since>``. A nightly-only
+        feature needs a version past the newest numbered release, which no
+        release satisfies and a later nightly (a ``.dev`` build) does.
+        """
+        try:
+            feature = self.feature(feature_id)
+        except KeyError:
+            raise RequirementError(f"unknown feature {feature_id!r}: {self.path} has no such id") from None
+        package = FEATURE_PACKAGE
+        if feature.since != NIGHTLY:
+            return FeatureRequirement(f"{package}>={feature.since}",
+                                      f"{package}>={feature.since} for feature {feature.id}")
+        newest = max(r.number for r in self.releases.values() if r.number is not None)
+        spec = f"{package}>={newest.major}.{newest.minor + 1}.0.dev0"
+        return FeatureRequirement(
+            spec, f"a build newer than {self.documented} (nightly), {spec}, for feature {feature.id}")
+
+    # -- notes
+    def availability(self, feature: Feature) -> str:
+        """The headline of a note, relative to the documented release."""
+        documented = self.documented
+        if feature.kind == "changed":
+            return f"Changed in {feature.since}"
+        if feature.since == documented:
+            return f"New in {documented}"
+        if self.has(feature, documented):
+            return f"Since {feature.since}"
+        if feature.since == NIGHTLY:
+            return f"Needs a build newer than {documented}, such as a nightly"
+        return f"Needs Torch-TensorRT {feature.since} or newer"
+
+    def platform_limit(self, feature: Feature) -> str:
+        """'Linux only in 2.14' where the feature is narrower in the documented
+        release than elsewhere (its other releases, or the release itself);
+        '' otherwise."""
+        key = self.documented if self.has(feature, self.documented) else feature.since
+        here = self.platforms(feature, key)
+        elsewhere = set(self.release(key).platforms)
+        for r in self.releases:
+            elsewhere.update(self.platforms(feature, r))
+        if set(here) >= elsewhere:
+            return ""
+        return f"{platform_words(here)} only in {release_words(key)}"
+
+    def note_text(self, feature: Feature) -> str:
+        """The one-line inline note: headline and platform limit."""
+        limit = self.platform_limit(feature)
+        return self.availability(feature) + (f"; {limit}" if limit else "")
+
+    def cell_words(self, feature: Feature, release: Release) -> str:
+        """What a matrix cell says: the state, with the platforms where a working
+        feature covers fewer than the release, and the cell's remark."""
+        cell = feature.cells[release.key]
+        words = cell.state
+        if cell.state in ("yes", "broken"):
+            here = self.platforms(feature, release.key)
+            if here and set(here) != set(release.platforms):
+                words = f"{cell.state}, {platform_words(here)} only"
+        return f"{words}, {cell.remark}" if cell.remark else words
+
+    # -- install commands
+    def install_command(self, key: str, tool: str = "pip", platform: str = "linux") -> str:
+        """The install command of release ``key`` for ``tool`` (pip or uv) on
+        ``platform`` (linux or windows); package arguments in double quotes."""
+        install = self.release(key).install
+        prefix = "pip install " if tool == "pip" else "uv pip install "
+        return prefix + " ".join(f'"{a}"' if a in install.packages else shlex.quote(a)
+                                 for a in install.args(tool, platform))
+
+    def install_commands(self, key: str) -> dict[str, str]:
+        """Every generated command of release ``key``, by "tool platform" label."""
+        return {f"{tool} {platform}": self.install_command(key, tool, platform)
+                for tool in INSTALL_TOOLS for platform in INSTALL_PLATFORMS
+                if platform in self.release(key).install_platforms}
+
+
+def cell_source(cell: Cell) -> str:
+    """The tooltip and list text of a cell's evidence."""
+    if cell.state == "unconfirmed":
+        return f"Known: {cell.evidence}" if cell.evidence else "No source shows it"
+    return f"Source: {cell.evidence}"
+
+
+def platform_words(platforms: tuple[str, ...]) -> str:
+    """'Linux', 'Windows', or the platforms' labels."""
+    if platforms and all(p.startswith("linux-") for p in platforms) and len(platforms) > 1:
+        return "Linux"
+    if platforms and all(p.startswith("windows-") for p in platforms) and len(platforms) > 1:
+        return "Windows"
+    return ", ".join(PLATFORMS[p] for p in platforms)
+
+
+def release_words(key: str) -> str:
+    return "nightly builds" if key == NIGHTLY else key
+
+
+def plain(text: str) -> str:
+    """A note's text without its `code` marks."""
+    return text.replace("`", "")
+
+
+def normalize_url(url: str) -> str:
+    return url.rstrip("/")

@@ -1,0 +1,37 @@
+"""Executing and gating the notebooks: which cells run on this machine, why
+the others do not, and what readers see about it.
+
+The route of a cell's requirement, from ``:requires:`` to its mark:
+
+* :mod:`.reader`: myst-nb's reader for each ``.md`` page: reads it, then
+  :func:`.gating.gate` decides, cell by cell, with :mod:`.requirements`
+  (capabilities, ``feature:<id>``, package requirements) against the probe
+  (:mod:`.environment`) and what each cell reads (:mod:`.dataflow`);
+* :mod:`.plan`: the decision as data: the page's :class:`~.plan.PagePlan`,
+  each skipped cell's needs and reasons;
+* :mod:`.parser`: once myst-nb rendered the page, :func:`.marks.place` lays
+  the decision out: the banner's place, a mark before each skipped cell;
+* :mod:`.banner`: the status banner and the running time, filled in at the end.
+
+Beside it: :mod:`.cachekey` (the execution cache's key), :mod:`.recorded`
+(outputs recorded on a machine that met the requirements), :mod:`.provenance`
+(provenance.json, the build report, records, strict mode), :mod:`.downloads`
+(each page's .ipynb and .md), :mod:`.pageneeds` (``{page-needs}``),
+:mod:`.execerrors` (a failed execution in this project's words),
+:mod:`.frontmatter`, :mod:`.cxxsdk` (ExecuTorch's C++ package).
+:mod:`.sphinx` connects them to the build.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    from .sphinx import setup as setup_notebooks
+
+    return setup_notebooks(app)

@@ -1,0 +1,169 @@
+"""The status banner at the top of each notebook page: one line (whether it
+ran, the machine, the date, the downloads), and folded under it what the page
+needs and where its outputs came from; and the page's total running time at
+its end. Both are filled in at ``doctree-resolved`` (:func:`resolve`), once
+every page's execution data exist, from the page's plan and the probe.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
+
+from docutils import nodes
+
+from .. import state
+from ..output import folding
+from ..vocab import CAPABILITIES
+from . import downloads, recorded
+from .marks import status_placeholder
+from .plan import PagePlan
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
+    from .environment import Environment
+
+
+def needs_text(plan: PagePlan) -> str:
+    """'Runs on a CPU' or the requirements, in words."""
+    reqs = list(dict.fromkeys(plan.requires + plan.cell_requires))
+    if not reqs:
+        return "Runs on a CPU."
+    words = [plan.needs.get(r) or (CAPABILITIES[r].needs if r in CAPABILITIES else r) for r in reqs]
+    scope = "" if plan.requires else " for some cells"
+    return f"Needs {', '.join(words)}{scope}."
+
+
+def provenance(plan: PagePlan, env: Environment, exec_data: dict[str, Any] | None) -> dict[str, Any]:
+    """Where this page's outputs came from (the provenance.json entry)."""
+    entry: dict[str, Any] = {"status": plan.status, "reason": plan.reason,
+                             "code_cells": plan.code_cells,
+                             "cells_not_executed": [
+                                 {"cell": s.number, "line": s.line, "reason": s.reason}
+                                 for s in plan.skipped] if plan.record is None else []}
+    if plan.record is not None:
+        # The record's own provenance: where and when it really executed.
+        entry["record"] = plan.record_path
+        for key in ("environment", "executed_at", "duration_s"):
+            entry[key] = plan.record.get(key)
+        return entry
+    entry["environment"] = env.to_json()
+    if exec_data:
+        entry["executed_at"] = dt.datetime.fromtimestamp(exec_data["mtime"], dt.timezone.utc).isoformat(timespec="seconds")
+        entry["duration_s"] = round(exec_data["runtime"], 2) if exec_data.get("runtime") is not None else None
+    return entry
+
+
+def _machine_text(envdata: dict[str, Any]) -> str:
+    if envdata.get("cuda_available") and envdata.get("gpu_name"):
+        return (f"{envdata['gpu_name']} (driver {envdata.get('driver_version')}, "
+                f"CUDA {envdata.get('cuda_runtime')})")
+    return f"{envdata.get('cpu_model')} ({envdata.get('cpu_count')} cores), no CUDA GPU"
+
+
+def _machine_short(envdata: dict[str, Any]) -> str:
+    if envdata.get("cuda_available") and envdata.get("gpu_name"):
+        return str(envdata["gpu_name"])
+    return f"{envdata.get('cpu_model')} CPU, no CUDA GPU"
+
+
+def _versions_text(envdata: dict[str, Any]) -> str:
+    v = envdata.get("versions", {})
+    return ", ".join(f"{k} {v[k]}" for k in v if v[k])
+
+
+TITLES: Final[Mapping[str, str]] = MappingProxyType({
+    "executed": "Executed in this build", "recorded": "Outputs recorded on another machine",
+    "partly executed": "Partly executed in this build", "not executed": "Not executed in this build"})
+
+
+def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
+           report: nodes.Node | None = None) -> nodes.Element:
+    """One line (status, machine, date, downloads); what it needs, which cells
+    did not run and where the outputs come from, folded under it."""
+    status = entry["status"]
+    kind = {"executed": "note", "recorded": "important"}.get(status, "warning")
+    envdata = entry.get("environment") or {}
+    summary: list[nodes.Node] = [nodes.strong(text=TITLES[status]),
+                                 nodes.Text(f" · {_machine_short(envdata)}")]
+    if entry.get("executed_at"):
+        summary.append(nodes.Text(f" · {str(entry['executed_at'])[:10]}"))
+    summary.append(nodes.Text(" · "))
+    summary.extend(downloads.links(docname))
+    body: list[nodes.Node] = [nodes.paragraph(text=needs_text(plan))]
+    if status == "recorded":
+        when = recorded.executed_at(entry)
+        age = recorded.age_words(when, dt.datetime.now(dt.timezone.utc)) if when else "at an unknown time"
+        tensorrt = (envdata.get("versions") or {}).get("tensorrt") or "not installed"
+        body.append(nodes.paragraph(text=f"Recorded on {_machine_text(envdata)}, TensorRT {tensorrt}, {age}."))
+        body.append(nodes.paragraph(text=(
+            f"These outputs come from {entry.get('record')}: executed on {_machine_text(envdata)} "
+            f"at {entry.get('executed_at')} in {entry.get('duration_s')} s, "
+            f"with {_versions_text(envdata)}.")))
+    elif plan.deferred and status == "not executed":
+        body.append(nodes.paragraph(text=f"Reason: {plan.reason}."))
+    else:
+        if plan.skipped:
+            para = nodes.paragraph(text=(
+                f"{len(plan.skipped)} of {plan.code_cells} code cells did not run here; "
+                f"each is marked, with its reason."))
+            if report is not None:
+                para += nodes.Text(" What the build machine lacks is on the ")
+                para += report
+                para += nodes.Text(".")
+            body.append(para)
+        if not (plan.skipped and len(plan.skipped) == plan.code_cells):
+            body.append(nodes.paragraph(text=(
+                f"Outputs below come from {_machine_text(envdata)}, executed at "
+                f"{entry.get('executed_at', 'unknown time')} in {entry.get('duration_s', '?')} s, "
+                f"with {_versions_text(envdata)}.")))
+    body.append(downloads.description(docname, plan))
+    return folding.make(summary, body, ["trtdocs-status", f"trtdocs-status-{status.replace(' ', '-')}",
+                                        "admonition", kind])
+
+
+def _report_link(app: Sphinx, docname: str) -> nodes.Node | None:
+    reports = sorted(state.of(app.env).report_docs)
+    if not reports or app.builder.format != "html":
+        return None
+    return nodes.reference("", "Build report", internal=True,
+                           refuri=app.builder.get_relative_uri(docname, reports[0]))
+
+
+def running_time(entry: dict[str, Any]) -> nodes.paragraph | None:
+    """'Total running time' at the end of the page, as in PyTorch's tutorials."""
+    seconds = entry.get("duration_s")
+    if seconds is None or entry["status"] == "not executed":
+        return None
+    minutes, rest = divmod(float(seconds), 60)
+    where = {"recorded": f" (recorded on {_machine_short(entry.get('environment') or {})})",
+             "partly executed": " (the cells that ran in this build)"}.get(entry["status"], "")
+    return nodes.paragraph(text=f"Total running time of this notebook: {int(minutes)} min {rest:.1f} s{where}.",
+                           classes=["trtdocs-running-time"])
+
+
+def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """At doctree-resolved: the banner in its placeholder, the running time at the page's end."""
+    plan = state.of(app.env).plans.get(docname)
+    for node in list(doctree.findall(status_placeholder)):
+        if plan is None:
+            node.parent.remove(node)
+            continue
+        entry = page_entry(app, docname, plan)
+        node.replace_self(banner(plan, entry, docname, _report_link(app, docname)))
+        shown = running_time(entry)
+        section = next(iter(doctree.findall(nodes.section)), None)
+        if shown is not None and section is not None:
+            section += shown
+
+
+def page_entry(app: Sphinx, docname: str, plan: PagePlan) -> dict[str, Any]:
+    from myst_nb.sphinx_ import NbMetadataCollector
+
+    exec_data = NbMetadataCollector.get_exec_data(app.env, docname)
+    context = state.of(app.env).context
+    assert context is not None, "trtdocs.notebooks is not set up"
+    return provenance(plan, context.environment, exec_data)

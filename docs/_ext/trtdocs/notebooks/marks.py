@@ -1,0 +1,93 @@
+"""Where a cell's requirement becomes its mark: the gating's decisions
+(:class:`~.plan.PagePlan`), laid out on the parsed page.
+
+:func:`place` runs when :class:`.parser.Parser` has rendered a gated notebook:
+
+* under the page's title, a placeholder for the status banner, which
+  :mod:`.banner` fills in once every page's execution data exist;
+* before each code cell that did not run, its mark (:func:`mark`): one line
+  saying what it needs (:func:`mark_line`), the probe's reasons folded under it.
+
+The words come from :data:`trtdocs.vocab.CAPABILITIES` and
+:data:`~trtdocs.vocab.JOINED_NEEDS` (a capability), and from the plan's
+``needs`` (a feature or a package requirement, from :mod:`.requirements`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from docutils import nodes
+
+from ..output import folding
+from ..output.inline import inline
+from ..vocab import CAPABILITIES, JOINED_NEEDS
+from .plan import PagePlan, SkippedCell
+
+CODE_CELL = "cell_code"  # myst-nb's nb_element of a code cell's container
+
+
+class status_placeholder(nodes.General, nodes.Element):
+    """Where the page's status banner goes; filled at doctree-resolved (:mod:`.banner`)."""
+
+
+def mark_line(needs: Sequence[str], words: Mapping[str, str]) -> str:
+    """'Not run in this build: needs a CUDA GPU with TensorRT.' (the reason is folded)."""
+    if not needs:
+        return "Not run in this build: it uses a result of a cell above that did not run."
+    return f"Not run in this build: needs {needs_words(needs, words)}."
+
+
+def needs_words(needs: Sequence[str], words: Mapping[str, str]) -> str:
+    """'a CUDA GPU with TensorRT': requirements in a few words."""
+    rest = list(dict.fromkeys(needs))
+    parts = []
+    for group, text in JOINED_NEEDS.items():
+        if group <= set(rest):
+            parts.append(text)
+            rest = [r for r in rest if r not in group]
+    parts += [CAPABILITIES[r].short if r in CAPABILITIES else words.get(r) or r for r in rest]
+    return " and ".join(parts)
+
+
+def mark(skipped: SkippedCell, plan: PagePlan) -> folding.folded:
+    """The mark before a cell that did not run: one line with what it needs,
+    each reason (``needs X: found Y``) a paragraph folded under it."""
+    reasons = []
+    for reason in skipped.reasons:
+        para = nodes.paragraph()
+        para += inline(" ".join(reason.splitlines()))  # `name` as code
+        reasons.append(para)
+    return folding.make([nodes.Text(mark_line(skipped.needs, plan.needs))], reasons, ["trtdocs-not-executed"])
+
+
+def place(document: nodes.document, plan: PagePlan, docname: str) -> None:
+    """Lay ``plan`` out on ``document``, the page myst-nb rendered: the banner's
+    place under the title, and a mark before each cell that did not run (none
+    when the outputs come from a record: every cell ran there)."""
+    if plan.record is None and plan.skipped:
+        containers = {node["cell_index"]: node for node in document.findall(nodes.container)
+                      if node.get("nb_element") == CODE_CELL}
+        for skipped in plan.skipped:
+            _insert_before(document, _shown_from(containers, skipped.index), mark(skipped, plan))
+    section = next(document.findall(nodes.section), None)
+    title = section.next_node(nodes.title) if section is not None else None
+    if title is not None and title.parent is section:
+        section.insert(section.index(title) + 1, status_placeholder())
+    else:
+        document.insert(0, status_placeholder())
+
+
+def _shown_from(containers: Mapping[int, nodes.container], index: int) -> nodes.container | None:
+    """The container of cell ``index``; for a cell the page does not show
+    (``remove-cell``), that of the next shown code cell; None after the last."""
+    after = sorted(i for i in containers if i >= index)
+    return containers[after[0]] if after else None
+
+
+def _insert_before(document: nodes.document, where: nodes.Node | None, node: nodes.Node) -> None:
+    if where is not None:
+        where.parent.insert(where.parent.index(where), node)
+        return
+    sections = list(document.findall(nodes.section))
+    (sections[-1] if sections else document).append(node)

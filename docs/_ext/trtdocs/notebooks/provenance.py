@@ -1,0 +1,210 @@
+"""Build-wide outputs of the gating: ``provenance.json``, the build report
+page, recorded notebooks (``make record``), and the strict check
+(``REQUIRE_ALL=1``) that fails a build in which anything did not execute, or
+(``REQUIRE_OUTPUTS=1``) in which a page has neither its execution nor a fresh record."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import nbformat
+from docutils import nodes
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+from .. import config, state
+from . import cxxsdk, recorded
+from .banner import page_entry
+from .gating import input_files
+from .marks import needs_words
+from .plan import BuildContext, PagePlan
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+logger = logging.getLogger(__name__)
+
+PROVENANCE_FILE = "provenance.json"
+
+
+class report_placeholder(nodes.General, nodes.Element):
+    pass
+
+
+class BuildReport(SphinxDirective):
+    """The table of every notebook: status, reason, duration."""
+
+    def run(self) -> list[nodes.Node]:
+        state.of(self.env).report_docs.add(self.env.docname)
+        return [report_placeholder()]
+
+
+def _context(env: BuildEnvironment) -> BuildContext:
+    context = state.of(env).context
+    assert context is not None, "trtdocs.notebooks is not set up"
+    return context
+
+
+def entries(app: Sphinx) -> dict[str, dict[str, Any]]:
+    plans = state.of(app.env).plans
+    return {doc: page_entry(app, doc, plans[doc]) for doc in sorted(plans)}
+
+
+def _machine(app: Sphinx) -> nodes.definition_list:
+    """The probe's whole diagnostic, shown once, here; the pages' marks fold a reason each."""
+    envdata = _context(app.env).environment.to_json()
+    versions = envdata.get("versions", {})
+    rows = [("Machine", f"{envdata.get('cpu_model')} ({envdata.get('cpu_count')} cores), {envdata.get('platform')}"),
+            ("CUDA GPU", envdata.get("gpu_name") or f"none: {envdata.get('cuda_error')}"),
+            ("import torch_tensorrt", "works" if envdata.get("torch_tensorrt_imports")
+             else f"fails: {envdata.get('torch_tensorrt_error')}"),
+            ("Versions", ", ".join(f"{k} {v}" for k, v in versions.items() if v))]
+    items = nodes.definition_list(classes=["trtdocs-build-machine"])
+    for term, text in rows:
+        item = nodes.definition_list_item()
+        item += nodes.term(text=term)
+        item += nodes.definition("", nodes.paragraph(text=str(text)))
+        items += item
+    return items
+
+
+def _report_table(app: Sphinx, fromdoc: str) -> nodes.table:
+    rows = entries(app)
+    table = nodes.table(classes=["trtdocs-build-report"])
+    group = nodes.tgroup(cols=4)
+    table += group
+    for width in (30, 15, 45, 10):
+        group += nodes.colspec(colwidth=width)
+    head = nodes.thead()
+    group += head
+    head += _row(nodes.Text("Notebook"), "Status", "Cells not run here need", "Duration (s)")
+    body = nodes.tbody()
+    group += body
+    for doc, entry in rows.items():
+        title = app.env.titles[doc].astext() if doc in app.env.titles else doc
+        ref = nodes.reference("", title, internal=True,
+                              refuri=app.builder.get_relative_uri(fromdoc, doc))
+        duration = entry.get("duration_s")
+        plan = state.of(app.env).plans[doc]
+        needs = [n for s in plan.skipped for n in s.needs] if plan.record is None else []
+        reason = f"needs {needs_words(needs, plan.needs)}" if needs else ""
+        if plan.record is None and plan.skipped and not needs:
+            reason = "uses results of cells that did not run"
+        body += _row(ref, entry["status"], reason, "" if duration is None else str(duration))
+    return table
+
+
+def _row(first: nodes.Node, *cells: str) -> nodes.row:
+    row = nodes.row()
+    entry = nodes.entry()
+    entry += nodes.paragraph("", "", first)
+    row += entry
+    for text in cells:
+        entry = nodes.entry()
+        entry += nodes.paragraph(text=text)
+        row += entry
+    return row
+
+
+def resolve_report(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    for node in list(doctree.findall(report_placeholder)):
+        node.replace_self([_machine(app), _report_table(app, docname)])
+
+
+def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
+             removed: set[str]) -> list[str]:
+    """Re-read notebooks whose environment, imported project code, `inputs:`
+    files or record changed, and the report pages when any notebook is re-read."""
+    from .cachekey import environment_digest, files_digest
+
+    build = state.of(env)
+    ctx = _context(env)
+    current = environment_digest(ctx.environment)
+
+    def stale(doc: str, plan: PagePlan) -> bool:
+        inputs = input_files(list(plan.inputs), ctx.srcdir)[0] if plan.inputs else []
+        return (plan.environment_digest != current
+                or files_digest(plan.project_files) != plan.project_digest
+                or not {str(p) for p in inputs} <= set(plan.project_files)
+                or recorded.record_path(ctx.record_dir, doc).is_file() != plan.record_seen
+                or (plan.record is not None and bool(recorded.expiry(plan.record, ctx.freshness, ctx.now))))
+
+    redo = [doc for doc, plan in build.plans.items()
+            if doc not in changed and doc not in removed and stale(doc, plan)]
+    if redo or added or changed or removed:
+        redo.extend(d for d in build.report_docs if d not in changed and d not in removed)
+    return redo
+
+
+def check_problems(app: Sphinx, exc: Exception | None) -> None:
+    """Report the gating's problems on every build (build-finished runs even
+    when no page was re-read), and fail the build on errors, as
+    sphinx.ext.doctest does. Strictness comes from this build's settings."""
+    if exc is not None:
+        return
+    settings = config.of(app.config)
+    strict = bool(settings.require_all or settings.require_outputs
+                  or os.environ.get("CI", "").lower() not in ("", "0", "false"))
+    failed = False
+    for doc, plan in sorted(state.of(app.env).plans.items()):
+        for line, message, kind in plan.problems:
+            # a stale record outside this build's subset is another shard's concern
+            is_error = kind == "error" or (kind == "stale" and strict and not plan.deferred)
+            (logger.error if is_error else logger.warning)(
+                message, location=(doc, line), type="trtdocs", subtype="gating")
+            failed |= is_error
+        if settings.require_all and plan.status != "executed" and not plan.deferred:
+            logger.error("REQUIRE_ALL: %s: %s", plan.status, plan.reason or "outputs come from a record",
+                         location=(doc, 1), type="trtdocs", subtype="strict")
+            failed = True
+        elif settings.require_outputs and plan.status not in ("executed", "recorded"):
+            # the gathering build: each page executed here or shown from a fresh record
+            logger.error("REQUIRE_OUTPUTS: %s: %s", plan.status, plan.reason, location=(doc, 1),
+                         type="trtdocs", subtype="strict")
+            failed = True
+    if failed:
+        app.statuscode = 1
+
+
+def write_outputs(app: Sphinx, exc: Exception | None) -> None:
+    if exc is not None or app.builder.format != "html":
+        return
+    environment = _context(app.env).environment
+    data = {"environment": environment.to_json(), "notebooks": entries(app),
+            # the guide's C++ programs: exported by the Python ExecuTorch, run by the C++ package
+            "cxx": cxxsdk.pairing(environment.versions.get("executorch"),
+                                  environment.cxx_toolchain.get("executorch_cxx"))}
+    Path(app.outdir, PROVENANCE_FILE).write_text(json.dumps(data, indent=2) + "\n")
+    if config.of(app.config).record:
+        _record(app)
+
+
+def _record(app: Sphinx) -> None:
+    """Write a record for each notebook with requirements that fully executed."""
+    from .downloads import executed_notebook
+
+    ctx = _context(app.env)
+    record_out = config.of(app.config).record_out
+    out = Path(app.srcdir, record_out) if record_out else ctx.record_dir
+    for doc, plan in sorted(state.of(app.env).plans.items()):
+        if plan.deferred or plan.status != "executed" or not (plan.requires or plan.cell_requires):
+            continue
+        executed = executed_notebook(app, doc, plan)
+        if executed is None:
+            logger.error("cannot record %s: the build wrote no executed notebook", doc,
+                         location=(doc, 1), type="trtdocs", subtype="record")
+            app.statuscode = 1
+            continue
+        path = recorded.record_path(out, doc)
+        recorded.write(path, read_notebook_source(app, doc), executed, page_entry(app, doc, plan))
+        logger.info("recorded %s -> %s", doc, path)
+
+
+def read_notebook_source(app: Sphinx, docname: str) -> nbformat.NotebookNode:
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    return read_myst_markdown_notebook(Path(app.env.doc2path(docname)).read_text(encoding="utf-8"))

@@ -1,0 +1,157 @@
+"""Recorded outputs: an execution on a machine that met a notebook's
+requirements, kept in the repository for builds that cannot execute it.
+
+A record is the source notebook with the outputs of that execution, plus
+``metadata.trtdocs_record``: the source hash it was made from and the
+provenance of the execution. Only a real execution writes a record
+(``make record`` on a machine that meets the requirements).
+
+A record also expires: :func:`expiry` names why one made with package
+versions outside the documented release's pins, or older than the configured
+age, no longer stands for the documented release.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+from ..vocab import PINS
+
+RECORD_KEY = "trtdocs_record"
+# What a release's pins are keyed by (vocab.Pin.name) -> the probe's versions key it
+# constrains (vocab.Pin.probed); a pin the probe does not report (CUDA) is not compared.
+_PROBED: Mapping[str, str] = {pin.name(key): pin.probed for key, pin in PINS.items() if pin.probed}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Freshness:
+    """What a record must have been made with, and how old it may be."""
+
+    # probe versions key -> PEP 440 specifier (torch_tensorrt: the release itself)
+    pins: Mapping[str, str]
+    # days after its execution that a record expires; None = never
+    max_age_days: float | None
+
+    @classmethod
+    def of_release(cls, version: str, pins: Mapping[str, str], max_age_days: float | None) -> Freshness:
+        """From a features-table release: its version and its pins."""
+        specs = {_PROBED[k]: v for k, v in pins.items() if k in _PROBED}
+        if version:
+            specs["torch_tensorrt"] = f"=={version}"
+        return cls(specs, max_age_days if max_age_days and max_age_days > 0 else None)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Record:
+    path: Path
+    # hash of the code cells (and requirements) of the source it was made from
+    source_hash: str
+    # Environment.to_json() of the machine, execution date and duration
+    provenance: dict[str, Any]
+    notebook: nbformat.NotebookNode
+
+
+def source_hash(nb: nbformat.NotebookNode) -> str:
+    """What a record must match: every code cell's source and requirements,
+    and the notebook's requirements. Markdown may change freely."""
+    payload = {
+        "requires": nb.metadata.get("requires"),
+        "cells": [
+            [cell.source, cell.metadata.get("requires"), sorted(cell.metadata.get("tags", []))]
+            for cell in nb.cells if cell.cell_type == "code"
+        ],
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def executed_at(provenance: Mapping[str, Any]) -> dt.datetime | None:
+    """When the record's notebook executed (timezone-aware), or None."""
+    try:
+        when = dt.datetime.fromisoformat(str(provenance.get("executed_at")))
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)
+
+
+def expiry(provenance: Mapping[str, Any], freshness: Freshness, now: dt.datetime) -> list[str]:
+    """Why a record with this provenance is stale; [] when it is fresh.
+
+    A package the record's machine did not have is not compared: a record is
+    made only where the notebook's requirements were met."""
+    reasons: list[str] = []
+    versions = (provenance.get("environment") or {}).get("versions") or {}
+    for key, spec in freshness.pins.items():
+        found = versions.get(key)
+        if found is None:
+            continue
+        try:
+            ok = SpecifierSet(spec if spec[:1] in tuple("<>=!~") else f"=={spec}").contains(
+                Version(found), prereleases=True)
+        except (InvalidSpecifier, InvalidVersion):
+            ok = False
+        if not ok:
+            reasons.append(f"made with {key} {found}, outside the documented release's {spec}")
+    if freshness.max_age_days is not None:
+        when = executed_at(provenance)
+        if when is None:
+            reasons.append("it has no execution date")
+        elif (now - when).total_seconds() > freshness.max_age_days * 86400:
+            reasons.append(f"made {age_words(when, now)}, over the {freshness.max_age_days:g}-day limit")
+    return reasons
+
+
+def age_words(when: dt.datetime, now: dt.datetime) -> str:
+    """'today', '1 day ago', 'N days ago'."""
+    days = int((now - when).total_seconds() // 86400)
+    return "today" if days < 1 else "1 day ago" if days == 1 else f"{days} days ago"
+
+
+def record_path(record_dir: Path, docname: str) -> Path:
+    return record_dir / (docname.replace("/", "__") + ".ipynb")
+
+
+def load(path: Path) -> Record | None:
+    if not path.is_file():
+        return None
+    nb = nbformat.read(path, as_version=4)
+    meta = nb.metadata.get(RECORD_KEY)
+    if not isinstance(meta, dict) or "source_hash" not in meta:
+        raise ValueError(f"{path}: not a record (metadata.{RECORD_KEY}.source_hash missing)")
+    return Record(path, meta["source_hash"], dict(meta.get("provenance", {})), nb)
+
+
+def write(path: Path, source: nbformat.NotebookNode, executed: nbformat.NotebookNode,
+          provenance: dict[str, Any]) -> None:
+    """Write ``source`` with the code-cell outputs of ``executed``."""
+    out = copy.deepcopy(source)
+    out.metadata.pop("source_map", None)
+    _copy_outputs(executed, out)
+    out.metadata[RECORD_KEY] = {"source_hash": source_hash(source), "provenance": provenance}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(out, path)
+
+
+def merge_outputs(record: Record, nb: nbformat.NotebookNode) -> None:
+    """Give ``nb``'s code cells the outputs of the record, in order."""
+    _copy_outputs(record.notebook, nb)
+
+
+def _copy_outputs(src: nbformat.NotebookNode, dst: nbformat.NotebookNode) -> None:
+    src_cells = [c for c in src.cells if c.cell_type == "code"]
+    dst_cells = [c for c in dst.cells if c.cell_type == "code"]
+    if len(src_cells) != len(dst_cells):
+        raise ValueError(f"code cells differ: {len(src_cells)} executed, {len(dst_cells)} in the source")
+    for s, d in zip(src_cells, dst_cells):
+        d.outputs = copy.deepcopy(s.get("outputs", []))
+        d.execution_count = s.get("execution_count")

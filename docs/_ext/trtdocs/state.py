@@ -1,0 +1,108 @@
+"""What the extension keeps during a build: one typed object, ``env.trtdocs``.
+
+:class:`BuildState` has two halves:
+
+* per document, kept with the pickled environment and purged and merged by
+  docname in one place (:meth:`BuildState.purge`, :meth:`BuildState.merge`),
+  so that incremental and parallel reads (``sphinx-build -j N``) see every
+  page's contribution: the notebooks' plans, the features each page names,
+  the pages made from every notebook's plan or from the installed API; and,
+  kept across builds, what the whole build found (the installed API's key, the
+  C++ blocks left uncompiled);
+* per build, made again by each build (at ``builder-inited``, or on first
+  use) and never pickled: the features table, the gating's inputs, the
+  installed API.
+
+Every sub-extension asks for it with ``app.setup_extension("trtdocs.state")``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+    from sphinx.util.typing import ExtensionMetadata
+
+    from .api.site import ApiSite
+    from .features.model import FeaturesTable
+    from .notebooks.plan import BuildContext, PagePlan
+
+# Bump when what the environment keeps changes shape (PagePlan and friends), so
+# that Sphinx discards an environment pickled by older code.
+ENV_VERSION = 8
+
+
+def _per_build() -> Any:
+    return dataclasses.field(default=None, metadata={"per_build": True})
+
+
+@dataclasses.dataclass(eq=False)
+class BuildState:
+    """``env.trtdocs``; :func:`of` gives it."""
+
+    # -- per document (docname -> what it contributed)
+    plans: dict[str, PagePlan] = dataclasses.field(default_factory=dict)  # the gating's plan of each notebook
+    feature_refs: dict[str, set[str]] = dataclasses.field(default_factory=dict)  # feature ids a page names
+    # pages made from every notebook's plan (build report, page needs): read again when any notebook is
+    report_docs: set[str] = dataclasses.field(default_factory=set)
+    # pages made from the installed API (the reference, checked literals, linked code)
+    api_docs: set[str] = dataclasses.field(default_factory=set)
+    # -- across builds: the installed API's key when api_docs were last read
+    api_key: str = ""
+    # the C++ blocks the drift guard did not compile, by page: ((code, header, reason), ...)
+    # (trtdocs.drift.captions, set at env-updated)
+    uncompiled: dict[str, tuple[tuple[str, str, str], ...]] = dataclasses.field(default_factory=dict)
+    # -- per build, never pickled
+    features: FeaturesTable | None = _per_build()  # trtdocs.features: loaded at builder-inited
+    context: BuildContext | None = _per_build()  # trtdocs.notebooks: the gating's inputs
+    api: ApiSite | None = _per_build()  # trtdocs.api: the installed API, loaded on first use
+
+    def purge(self, docname: str) -> None:
+        self.plans.pop(docname, None)
+        self.feature_refs.pop(docname, None)
+        self.report_docs.discard(docname)
+        self.api_docs.discard(docname)
+
+    def merge(self, docnames: set[str], other: BuildState) -> None:
+        """Take what ``other`` (a parallel reader's state) holds for ``docnames``."""
+        for doc in docnames:
+            if doc in other.plans:
+                self.plans[doc] = other.plans[doc]
+            if doc in other.feature_refs:
+                self.feature_refs[doc] = other.feature_refs[doc]
+        self.report_docs |= other.report_docs & docnames
+        self.api_docs |= other.api_docs & docnames
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if not f.metadata.get("per_build")}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__init__()  # type: ignore[misc]  # the defaults, then what was kept
+        for name, value in data.items():
+            setattr(self, name, value)
+
+
+def of(env: BuildEnvironment) -> BuildState:
+    """The build's state, made on first use."""
+    try:
+        return env.trtdocs
+    except AttributeError:
+        env.trtdocs = BuildState()
+        return env.trtdocs
+
+
+def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    of(env).purge(docname)
+
+
+def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildEnvironment) -> None:
+    of(env).merge(docnames, of(other))
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    return {"version": "1.0", "env_version": ENV_VERSION, "parallel_read_safe": True, "parallel_write_safe": True}
