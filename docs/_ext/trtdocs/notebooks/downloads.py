@@ -31,6 +31,7 @@ from sphinx.util import logging
 from .. import config, state
 from ..output import buildpaths
 from ..output.folding import download_link
+from ..site.ptediagram import execution_folder
 from . import markdown
 from .plan import SKIP_TAG, PagePlan
 from .reader import stable_ids
@@ -165,7 +166,7 @@ def context(app: Sphinx, pagename: str, suffix: str, diagram: Any = None) -> mar
         features=build.features, data_dir=Path(app.srcdir, config.of(app.config).data_dir), page=pagename,
         suffix=suffix, titles={doc: title.astext() for doc, title in env.titles.items()}, labels=labels,
         notebooks=frozenset(build.plans), extlinks=dict(app.config.extlinks or {}),
-        baseurl=app.config.html_baseurl or "", diagram=diagram)
+        baseurl=app.config.html_baseurl or "", diagram=diagram, folder=execution_folder(env, pagename))
 
 
 def _render_cells(app: Sphinx, pagename: str, nb: nbformat.NotebookNode, suffix: str, lines: list[int]) -> None:

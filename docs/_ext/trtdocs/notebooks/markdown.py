@@ -31,6 +31,7 @@ from mdit_py_plugins.myst_role import myst_role_plugin
 from .. import datatables
 from ..drift.blocks import directive_options
 from ..features.model import FeaturesTable, join_over, plain
+from ..site import ptelayout
 
 # Directives that are cell markers of the jupytext MyST format, not page content.
 CELL_MARKERS: Final = frozenset({"code-cell", "raw-cell"})
@@ -65,6 +66,7 @@ class Context:
     extlinks: Mapping[str, tuple[str, str | None]]  # sphinx.ext.extlinks: role -> (url, caption)
     baseurl: str = ""  # html_baseurl: links go to the hosted site
     diagram: Callable[[str, str], str] | None = None  # (dot code, alt) -> Markdown image; None: caption only
+    folder: Path | None = None  # where the page ran ({pte-diagram} reads its file there)
 
 
 def render(text: str, ctx: Context) -> str:
@@ -183,9 +185,17 @@ def _graphviz(name: str, arg: str, options: dict[str, str], content: str, ctx: C
     return "\n\n".join(filter(None, [image or f"*Diagram:* {alt}", f"*{caption}*" if caption else ""]))
 
 
+def _pte_diagram(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
+    if ctx.folder is None or not (ctx.folder / arg).is_file():
+        raise ValueError(f"{arg} is not in the folder the page ran in")
+    layout = ptelayout.read(ctx.folder / arg)
+    return _graphviz(name, "", {"alt": options.get("alt") or ptelayout.alt(layout),
+                                "caption": options.get("caption", "")}, ptelayout.dot(layout), ctx)
+
+
 _DIRECTIVES: Final[Mapping[str, Callable[[str, str, dict[str, str], str, Context], str]]] = {
     "install-command": _install_command, "feature-note": _feature_note, "data-table": _data_table,
-    "tab-set": _tabs, "tab-item": _tab_item, "graphviz": _graphviz,
+    "tab-set": _tabs, "tab-item": _tab_item, "graphviz": _graphviz, "pte-diagram": _pte_diagram,
 }
 
 

@@ -5,7 +5,9 @@
 * :mod:`.diagrams`: Graphviz diagrams inline, in the theme's colours, opening
   full size with a tap;
 * :mod:`.navigation`: maintainer pages out of the readers' previous/next chain
-  and ranked below the guide in search.
+  and ranked below the guide in search;
+* :mod:`.ptediagram`: ``{pte-diagram}``, what a ``.pte`` the page wrote holds,
+  drawn from the file (:mod:`.ptelayout`).
 
 The stylesheet they pair with is ``docs/_static/trtdocs.css``.
 """
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 # Each is a Sphinx extension of its own; this one sets them all up.
-PARTS = ("tables", "diagrams", "navigation")
+PARTS = ("tables", "diagrams", "navigation", "ptediagram")
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
