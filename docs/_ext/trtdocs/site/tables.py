@@ -22,7 +22,6 @@ import re
 from typing import TYPE_CHECKING, Any, Final
 
 from docutils import nodes
-from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.writers.html5 import HTML5Translator
 
 if TYPE_CHECKING:
@@ -54,45 +53,49 @@ class wbr(nodes.Inline, nodes.Element):
     """A line-break opportunity (``<wbr>``); no text, nothing in other builders."""
 
 
-class StackTables(SphinxPostTransform):
-    """Labels for the narrow-screen layout, and break points in table code."""
+def lay_out(doctree: nodes.document) -> None:
+    """Labels for the narrow-screen layout, and break points in table code (idempotent)."""
+    for table in list(doctree.findall(nodes.table)):
+        if table.get("trtdocs_laid_out"):
+            continue
+        table["trtdocs_laid_out"] = True
+        _code(table)
+        if KEEP_TABLE in table["classes"]:
+            continue
+        head = next(table.findall(nodes.thead), None)
+        body = next(table.findall(nodes.tbody), None)
+        if head is None or body is None or not head.children:
+            continue
+        titles = [entry.astext().strip() for entry in head.children[0].children]
+        if len(titles) < MIN_COLUMNS:
+            continue
+        table["classes"].append(STACK)
+        for row in body.children:
+            for title, entry in zip(titles, row.children):
+                if not entry.astext().strip():
+                    entry["classes"].append(EMPTY)
+                if title:
+                    entry[LABEL] = title
 
-    default_priority = 900  # after references resolve: a label never holds a link
-    formats = ("html",)
 
-    def run(self, **kwargs: Any) -> None:
-        for table in list(self.document.findall(nodes.table)):
-            self._code(table)
-            if KEEP_TABLE in table["classes"]:
-                continue
-            head = next(table.findall(nodes.thead), None)
-            body = next(table.findall(nodes.tbody), None)
-            if head is None or body is None or not head.children:
-                continue
-            titles = [entry.astext().strip() for entry in head.children[0].children]
-            if len(titles) < MIN_COLUMNS:
-                continue
-            table["classes"].append(STACK)
-            for row in body.children:
-                for title, entry in zip(titles, row.children):
-                    if not entry.astext().strip():
-                        entry["classes"].append(EMPTY)
-                    if title:
-                        entry[LABEL] = title
+def _code(table: nodes.table) -> None:
+    for literal in list(table.findall(nodes.literal)):
+        if len(literal.children) != 1 or not isinstance(literal[0], nodes.Text):
+            continue
+        pieces = break_points(literal.astext())
+        if len(pieces) < 2:
+            continue
+        literal.children = []
+        for i, piece in enumerate(pieces):
+            if i:
+                literal += wbr()
+            literal += nodes.Text(piece)
 
-    @staticmethod
-    def _code(table: nodes.table) -> None:
-        for literal in list(table.findall(nodes.literal)):
-            if len(literal.children) != 1 or not isinstance(literal[0], nodes.Text):
-                continue
-            pieces = break_points(literal.astext())
-            if len(pieces) < 2:
-                continue
-            literal.children = []
-            for i, piece in enumerate(pieces):
-                if i:
-                    literal += wbr()
-                literal += nodes.Text(piece)
+
+def _resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """At doctree-resolved, last: tables other parts fill in then (the build report) are laid out too."""
+    if app.builder.format == "html":
+        lay_out(doctree)
 
 
 def _visit_wbr(self: Any, node: wbr) -> None:
@@ -116,5 +119,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     others = {name: (_pass, _pass) for name in ("latex", "text", "man", "texinfo")}
     app.add_node(wbr, html=(_visit_wbr, _pass), **others)
     app.add_node(nodes.entry, override=True, html=(_visit_entry, HTML5Translator.depart_entry))
-    app.add_post_transform(StackTables)
+    app.connect("doctree-resolved", _resolved, priority=900)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

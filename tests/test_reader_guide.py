@@ -1,0 +1,131 @@
+"""Issue 20 on the built site, read from its HTML: prose within its word budget,
+one style of version note, linked sources in the matrix, the status banner
+after the page's opening text and out of the search index, maintainer pages in
+their own section, errors with their own anchors, file cells with captions."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from reader_site import notebook_docs, soup
+
+pytestmark = pytest.mark.build
+ROOT = Path(__file__).resolve().parents[1]
+# tools/prose_words.py: the guide's pages together, and each page (COMMON.md contract 3)
+TOTAL_WORDS, PAGE_WORDS = 12_000, 1_300
+MAINTAINER_DOCS = ("docs/building", "docs/build-report")  # conf.py's trtdocs_maintainer_docs
+BANNER_WORDS = ("Executed in this build", "Partly executed in this build", "Not executed in this build",
+                "Outputs recorded on another machine")
+
+
+def test_prose_word_counts(built_site: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import prose_words
+    finally:
+        sys.path.pop(0)
+    counts = prose_words.counts(built_site)
+    width = max(map(len, counts))
+    for page, words in sorted(counts.items(), key=lambda kv: -kv[1]):
+        print(f"{page:<{width}}  {words:>6}")
+    print(f"{'total':<{width}}  {sum(counts.values()):>6}")
+    assert sum(counts.values()) < TOTAL_WORDS
+    over = {p: n for p, n in counts.items() if n > PAGE_WORDS}
+    assert not over, f"pages over {PAGE_WORDS} words: {over}"
+
+
+def test_one_style_of_version_note(built_site: Path) -> None:
+    found = []
+    for path in [built_site / "index.html", *sorted(built_site.glob("notebooks/*.html"))]:
+        article = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser").select_one("article[role=main]")
+        for code in article.select("pre, code, div.highlight"):
+            code.replace_with("CODE")  # a fresh tree: reader_site.soup() trees are shared
+        text = " ".join(article.get_text(" ").split())
+        # nothing about the documented release itself, no feature id, one box style
+        for bad in ("New in 2.14", "Since 2.14", "only in 2.14", "for feature "):
+            if bad in text:
+                found.append(f"{path.name}: says {bad!r}")
+        for box in article.select(".versionchanged, .trtdocs-feature-note"):
+            found.append(f"{path.name}: an old-style note: {box.get('class')}")
+        for box in article.select(".trtdocs-version-note"):
+            if "note" not in box.get("class", []):
+                found.append(f"{path.name}: a version note of another style: {box.get('class')}")
+        if re.search(r"(?<![\w)\]])\(\s*\)", text):  # "works ()." where a note went; not "save()"
+            found.append(f"{path.name}: empty parentheses where a note went")
+    assert not found, "\n".join(found)
+
+
+def test_matrix_sources_link_to_what_they_cite(built_site: Path) -> None:
+    page = soup(built_site / "docs" / "support-matrix.html")
+    evidence = page.select("ul.trtdocs-feature-evidence")
+    assert len(evidence) >= 30
+    for lst in evidence:
+        for item in lst.select("li"):
+            text = item.get_text(" ", strip=True)
+            links = [a["href"] for a in item.select("a.reference.external")]
+            assert links or "No source shows it" in text, text
+            assert all(h.startswith("https://") for h in links), links
+            assert not re.search(r"#\d+\s+c\d+|\bPRD\b", text), text
+    # no feature id shown as text in the feature list (ids are anchors only)
+    terms = [dt.get_text(" ", strip=True) for dt in page.select("dl.trtdocs-feature-list > dt")]
+    assert "pte-save" not in " ".join(terms) and terms[0].startswith("Save a compiled module")
+    # the matrix at a glance: one mark per cell
+    cells = page.select("table.trtdocs-support-matrix abbr.trtdocs-cell")
+    assert cells and all(c.select_one(".trtdocs-cell-mark") for c in cells)
+
+
+def test_banner_follows_the_opening_text_and_stays_out_of_search(built_site: Path) -> None:
+    for doc in notebook_docs(built_site):
+        section = soup(built_site / f"{doc}.html").select_one("article[role=main] section")
+        children = [c for c in section.children if getattr(c, "name", None)]
+        names = [c.name for c in children[:3]]
+        banner = next(i for i, c in enumerate(children) if "trtdocs-status" in c.get("class", []))
+        assert children[0].name == "h1" and (banner == 1 or names[1] == "p" and banner == 2), (doc, names)
+    # the banner's words (the build machine's CPU) are in no notebook page's search entry
+    index = (built_site / "searchindex.js").read_text(encoding="utf-8")
+    data = json.loads(index[index.index("(") + 1: index.rindex(")")])
+    machine = soup(built_site / f"{notebook_docs(built_site)[0]}.html").select_one("details.trtdocs-status summary")
+    cpu = machine.get_text(" ", strip=True).split("\u00b7")[1].split()[0].lower()  # "AMD EPYC CPU" -> "amd"
+    for word in {cpu, "epyc", "xeon"}:
+        docs = data["terms"].get(word, [])
+        docs = [data["docnames"][i] for i in (docs if isinstance(docs, list) else [docs])]
+        assert not [d for d in docs if d.startswith("notebooks/")], (word, docs)
+
+
+def test_maintainer_pages_have_their_own_section_and_rank_last(built_site: Path) -> None:
+    index = soup(built_site / "index.html")
+    captions = [c.get_text(strip=True) for c in index.select(".sidebar-tree p.caption")]
+    assert captions[-1] == "For maintainers of this site"
+    scorer = (built_site / "_static" / "language_data.js").read_text(encoding="utf-8")
+    assert "TRTDOCS_MAINTAINER_DOCS" in scorer and all(f'"{d}"' in scorer for d in MAINTAINER_DOCS)
+
+
+def test_each_error_has_its_own_anchor_and_search_entry(built_site: Path) -> None:
+    page = soup(built_site / "notebooks" / "troubleshooting.html")
+    rows = page.select("table.trtdocs-data-errors tbody tr")
+    ids = [r.get("id") for r in rows]
+    assert len(rows) >= 20 and all(ids) and len(set(ids)) == len(ids)
+    for row in rows:
+        assert row.select_one("td a.headerlink")["href"] == f"#{row['id']}"
+    index = (built_site / "searchindex.js").read_text(encoding="utf-8")
+    data = json.loads(index[index.index("(") + 1: index.rindex(")")])
+    objects = {name for entries in data["objects"].values() for _, _, _, _, name in entries}
+    assert "Error::OperatorMissing" in objects
+
+
+def test_file_cells_show_as_their_files(built_site: Path) -> None:
+    page = soup(built_site / "notebooks" / "run-cpp.html")
+    files = page.select(".cell_input .trtdocs-cell-file")
+    assert files, "no %%writefile cell shown as its file"
+    captions = [f.select_one(".code-block-caption .caption-text").get_text(" ", strip=True) for f in files]
+    assert "main.cpp" in captions and "CMakeLists.txt" in captions
+    for f in files + page.select(".cell_input .trtdocs-cell-shell"):
+        code = f.select_one("pre").get_text()
+        assert not code.lstrip().startswith("%%"), code[:60]

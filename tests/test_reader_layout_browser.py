@@ -1,0 +1,293 @@
+"""Issue 20's measurable points, in Chromium (Playwright, /usr/bin/chromium):
+the first code of each task page on the first screen at 1280x900; no table
+column off-screen at 390 px; code in tables is code (no curly quote, no name
+broken across lines); no ``%%`` or ``drift:`` line in what a copy button copies;
+diagrams legible in dark mode; maintainer pages last in search, snippets that
+start with the page's text, errors found by name. Each check is a function of a
+page, proven on a planted page before it runs on the site. Screenshots go to
+_build/screenshots/."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from reader_site import notebook_docs, pages
+from test_reader_browser import CHROMIUM, CHROMIUM_ARGS, shot, site_url  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.browser
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+# Pages that teach a task: they open with the code a reader copies. The overview
+# explains, troubleshooting is a reference table, the landing page's quick start counts.
+NOT_TASKS = frozenset({"notebooks/overview", "notebooks/troubleshooting"})
+MAINTAINER_DOCS = frozenset({"docs/building", "docs/build-report"})  # conf.py's trtdocs_maintainer_docs
+BANNER_WORDS = ("Executed in this build", "Partly executed in this build", "Not executed in this build",
+                "Outputs recorded on another machine")
+
+# -- the checks: JavaScript run on a page, each returning its problems --------------------------
+
+FIRST_CODE = """() => {
+  const code = document.querySelector('article div.cell div.cell_input, article div.highlight');
+  return code ? code.getBoundingClientRect().top + window.scrollY : null;
+}"""
+
+COLUMNS_OFF_SCREEN = """() => {
+  const width = document.documentElement.clientWidth, out = [];
+  for (const table of document.querySelectorAll('article table')) {
+    const wrapper = table.closest('.table-wrapper');  // furo's: it scrolls a table too wide for the column
+    if (wrapper && wrapper.scrollWidth > wrapper.clientWidth + 1)
+      out.push(`${table.className}: scrolls sideways (${wrapper.scrollWidth} > ${wrapper.clientWidth} px)`);
+    for (const cell of table.querySelectorAll('th, td')) {
+      const box = cell.getBoundingClientRect();
+      if (box.width > 1 && (box.right > width + 1 || box.left < -1)) {
+        out.push(`${table.className}: "${cell.textContent.trim().slice(0, 40)}" at ${Math.round(box.left)}`
+                 + `..${Math.round(box.right)} px, off a ${width} px screen`);
+        break;
+      }
+    }
+  }
+  return out;
+}"""
+
+CODE_IN_TABLES = """() => {
+  const out = [];
+  for (const table of document.querySelectorAll('article table')) {
+    for (const code of table.querySelectorAll('code')) {
+      const text = code.textContent;
+      if (/[\\u201c\\u201d\\u2018\\u2019]/.test(text)) out.push(`curly quote in code: ${text}`);
+      for (const word of code.querySelectorAll('span.pre'))
+        if (word.getClientRects().length > 1) out.push(`name broken across lines: ${word.textContent}`);
+    }
+    // code written as text (a quote after "="): smart quotes turned it to prose
+    if (/=\\s*[\\u201c\\u201d\\u2018\\u2019]/.test(table.textContent)) out.push('code as prose: a curly quote after "="');
+  }
+  return out;
+}"""
+
+COPIED_MACHINERY = """() => {
+  const out = [];
+  for (const pre of document.querySelectorAll('article div.highlight pre')) {
+    const copy = pre.cloneNode(true);  // what sphinx-copybutton copies: the block minus copybutton_exclude
+    copy.querySelectorAll('.linenos, .gp, .go').forEach(e => e.remove());
+    for (const line of copy.textContent.split('\\n'))
+      if (/^\\s*%%/.test(line) || /\\bdrift:/.test(line)) out.push(line.trim());
+  }
+  return out;
+}"""
+
+DIAGRAM_CONTRAST = """(minimum) => {
+  const parse = (s) => {
+    let m = s && s.match(/rgba?\\(([^)]+)\\)/);
+    if (m) { const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+             return [p[0] / 255, p[1] / 255, p[2] / 255, p.length > 3 ? p[3] : 1]; }
+    m = s && s.match(/color\\(srgb ([^)]+)\\)/);
+    if (m) { const p = m[1].split(/[\\s\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; }
+    return null;
+  };
+  const lum = (c) => { const f = (v) => v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+                       return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  let page = parse(getComputedStyle(document.body).backgroundColor);
+  if (!page || page[3] === 0) page = parse(getComputedStyle(document.documentElement).backgroundColor) || [1, 1, 1, 1];
+  const out = [];
+  for (const text of document.querySelectorAll('article svg text')) {
+    const fg = parse(getComputedStyle(text).fill);
+    let bg = page;
+    const node = text.closest('g.node');
+    const shape = node && node.querySelector('polygon, path, ellipse, rect');
+    const fill = shape && parse(getComputedStyle(shape).fill);
+    if (fill && fill[3] > 0.5) bg = fill;
+    const r = fg ? ratio(fg, bg) : 0;
+    if (r < minimum) out.push(`"${text.textContent}": contrast ${r.toFixed(2)}`);
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (make test does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@contextlib.contextmanager
+def _page(browser, viewport: dict, scheme: str = "light") -> Iterator:
+    context = browser.new_context(viewport=viewport, color_scheme=scheme)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def desktop(browser) -> Iterator:
+    with _page(browser, DESKTOP) as pg:
+        yield pg
+
+
+@pytest.fixture
+def phone(browser) -> Iterator:
+    with _page(browser, PHONE) as pg:
+        yield pg
+
+
+@pytest.fixture
+def dark(browser) -> Iterator:
+    with _page(browser, DESKTOP, "dark") as pg:
+        yield pg
+
+
+def _guide(built_site: Path) -> list[str]:
+    return ["index", *notebook_docs(built_site)]
+
+
+# -- each check catches a planted page -------------------------------------------------------------
+
+def test_the_checks_catch_planted_pages(phone) -> None:
+    pg = phone
+    pg.set_content("<article><p style='height:1200px'>Long text.</p><div class='highlight'><pre>x</pre></div>"
+                   "<div class='table-wrapper' style='overflow-x:auto'><table><tr>"
+                   + "<td style='white-space:nowrap'>a wide column of words</td>" * 6 + "</tr></table></div>"
+                   "<table><tr><td style='width:60px'><code><span class='pre' style='white-space:normal;"
+                   "word-break:break-all'>backend_config_of_the_program</span> format=\u201dexecutorch\u201d</code>"
+                   "</td></tr></table><div class='highlight'><pre>%%writefile main.cpp\nint x;\n"
+                   "# drift: fragment</pre></div></article>")
+    assert pg.evaluate(FIRST_CODE) > PHONE["height"]
+    assert any("off a 390 px screen" in p for p in pg.evaluate(COLUMNS_OFF_SCREEN))
+    found = pg.evaluate(CODE_IN_TABLES)
+    assert any(p.startswith("curly quote") for p in found) and any(p.startswith("name broken") for p in found)
+    assert pg.evaluate(COPIED_MACHINERY) == ["%%writefile main.cpp", "# drift: fragment"]
+    pg.set_content("<body style='background:#131416'><article><svg><g class='node'><text fill='black'>engine"
+                   "</text></g><text fill='#111'>label</text></svg></article></body>")
+    assert len(pg.evaluate(DIAGRAM_CONTRAST, 4.5)) == 2
+
+
+# -- the site ------------------------------------------------------------------------------------
+
+def test_the_first_code_of_each_task_page_is_on_the_first_screen(desktop, built_site: Path, site_url: str) -> None:
+    late = []
+    for doc in _guide(built_site):
+        if doc in NOT_TASKS:
+            continue
+        desktop.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        top = desktop.evaluate(FIRST_CODE)
+        # at least three lines of it show: its top is 60 px above the fold
+        if top is None or top > DESKTOP["height"] - 60:
+            late.append(f"{doc}: first code at {top} px")
+    desktop.goto(site_url + "notebooks/run-python.html", wait_until="networkidle")
+    shot(desktop, "first-screen-run-python")
+    assert not late, "\n".join(late)
+
+
+def test_no_table_column_is_off_screen_on_a_phone(phone, built_site: Path, site_url: str) -> None:
+    problems = []
+    for path in pages(built_site):
+        rel = path.relative_to(built_site).as_posix()
+        phone.goto(site_url + rel, wait_until="networkidle")
+        problems += [f"{rel}: {p}" for p in phone.evaluate(COLUMNS_OFF_SCREEN)]
+    phone.goto(site_url + "notebooks/troubleshooting.html#error-operator-missing", wait_until="networkidle")
+    shot(phone, "errors-390")
+    phone.goto(site_url + "docs/support-matrix.html", wait_until="networkidle")
+    phone.locator("table.trtdocs-support-matrix").scroll_into_view_if_needed()
+    shot(phone, "matrix-390")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_code_in_tables_is_code(browser, viewport: dict, built_site: Path, site_url: str) -> None:
+    problems = []
+    with _page(browser, viewport) as pg:
+        for path in pages(built_site):
+            rel = path.relative_to(built_site).as_posix()
+            pg.goto(site_url + rel, wait_until="networkidle")
+            problems += [f"{rel}: {p}" for p in pg.evaluate(CODE_IN_TABLES)]
+    assert not problems, "\n".join(problems)
+
+
+def test_copy_buttons_copy_no_machinery(desktop, built_site: Path, site_url: str) -> None:
+    problems = []
+    for doc in _guide(built_site):
+        desktop.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        problems += [f"{doc}: {line}" for line in desktop.evaluate(COPIED_MACHINERY)]
+    assert not problems, "\n".join(problems)
+    # and a real copy of a file cell gives the file
+    origin = site_url.rstrip("/")
+    desktop.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+    desktop.goto(site_url + "notebooks/run-cpp.html", wait_until="networkidle")
+    block = desktop.locator(".trtdocs-cell-file").first
+    assert block.locator(".code-block-caption").inner_text().strip().startswith("main.cpp")
+    block.locator("div.highlight").hover()
+    block.locator("button.copybtn").click()
+    desktop.wait_for_timeout(200)
+    copied = desktop.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("#include") and "%%" not in copied, copied[:80]
+    shot(desktop, "file-cell-caption")
+
+
+def test_diagrams_are_legible_in_dark_mode(dark, browser, built_site: Path, site_url: str) -> None:
+    with_diagrams = [p for p in pages(built_site) if "trtdocs-diagram" in p.read_text(encoding="utf-8")]
+    assert with_diagrams
+    problems = []
+    for path in with_diagrams:
+        rel = path.relative_to(built_site).as_posix()
+        dark.goto(site_url + rel, wait_until="networkidle")
+        assert dark.evaluate("document.querySelectorAll('article object[type=\"image/svg+xml\"]').length") == 0, rel
+        problems += [f"{rel} (dark): {p}" for p in dark.evaluate(DIAGRAM_CONTRAST, 4.5)]
+    with _page(browser, DESKTOP, "light") as light:
+        for path in with_diagrams:
+            rel = path.relative_to(built_site).as_posix()
+            light.goto(site_url + rel, wait_until="networkidle")
+            problems += [f"{rel} (light): {p}" for p in light.evaluate(DIAGRAM_CONTRAST, 4.5)]
+    dark.goto(site_url + "notebooks/cuda-backend.html", wait_until="networkidle")
+    dark.locator("div.trtdocs-diagram").first.scroll_into_view_if_needed()
+    shot(dark, "diagram-dark")
+    assert not problems, "\n".join(problems)
+    # a tap opens it full size: the link is the diagram's own SVG file
+    href = dark.locator("div.trtdocs-diagram a.trtdocs-diagram-open").first.get_attribute("href")
+    response = dark.goto(site_url + "notebooks/" + href)
+    assert response.ok and "svg" in response.headers["content-type"]
+
+
+def _search(pg, site_url: str, query: str) -> list[tuple[str, str]]:
+    """(docname#anchor, snippet) of each result, best first."""
+    pg.goto(site_url + f"search.html?q={query}", wait_until="networkidle")
+    pg.wait_for_function("document.querySelector('#search-results')?.textContent.includes('Search finished')"
+                         " || document.querySelectorAll('#search-results li').length > 0")
+    pg.wait_for_timeout(500)
+    results = []
+    for li in pg.locator("#search-results ul.search li").all():
+        href = li.locator("a").first.get_attribute("href")
+        parts = urlsplit(href)
+        doc = parts.path.removesuffix(".html").lstrip("./")
+        snippet = li.locator("p.context").inner_text() if li.locator("p.context").count() else ""
+        results.append((doc + (f"#{parts.fragment}" if parts.fragment else ""), snippet))
+    return results
+
+
+def test_search_ranks_maintainer_pages_last_and_snippets_start_with_text(desktop, site_url: str) -> None:
+    results = _search(desktop, site_url, "cache")
+    docs = [d.split("#")[0] for d, _ in results]
+    assert any(d in MAINTAINER_DOCS for d in docs) and any(d.startswith("notebooks/") for d in docs), docs
+    last_guide = max(i for i, d in enumerate(docs) if d not in MAINTAINER_DOCS)
+    first_maintainer = min(i for i, d in enumerate(docs) if d in MAINTAINER_DOCS)
+    assert first_maintainer > last_guide, docs
+    shot(desktop, "search-cache")
+    for query in ("executorch", "program"):
+        for doc, snippet in _search(desktop, site_url, query):
+            assert not snippet.lstrip(". ").startswith(BANNER_WORDS), f"{doc}: {snippet[:80]}"
+
+
+def test_an_error_is_found_by_name(desktop, site_url: str) -> None:
+    results = _search(desktop, site_url, "OperatorMissing")
+    assert any(d == "notebooks/troubleshooting#error-operator-missing" for d, _ in results), results
