@@ -99,3 +99,19 @@ def test_the_sites_downloads_hold_no_myst(built_site: Path) -> None:
     overview = nbformat.read(built_site / "notebooks" / "overview.ipynb", as_version=4)
     assert any("attachment:diagram-1.png" in c.source and "diagram-1.png" in c.get("attachments", {})
                for c in overview.cells if c.cell_type == "markdown")
+
+
+@pytest.mark.build
+def test_a_directive_planted_in_a_built_download_is_caught(built_site: Path) -> None:
+    """The check above, proven on a mutated copy of a real download (and of its notebook's cells)."""
+    md = (built_site / "notebooks" / "troubleshooting.md").read_text(encoding="utf-8")
+    assert markdown.leftovers(md) == []
+    md = md.rstrip("\n") + "\n"
+    lines = md.count("\n")
+    planted = md + "\n```{install-command} runtime\n```\n\nRead {doc}`install` first.\n"
+    assert markdown.leftovers(planted) == [(lines + 2, "the directive {install-command}"),
+                                           (lines + 5, "the role {doc}")]
+    nb = nbformat.read(built_site / "notebooks" / "install.ipynb", as_version=4)
+    cell = next(c for c in nb.cells if c.cell_type == "markdown")
+    assert markdown.leftovers(cell.source) == []
+    assert markdown.leftovers(cell.source + "\n\n```{data-table} errors\n```\n")[0][1] == "the directive {data-table}"

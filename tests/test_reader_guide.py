@@ -5,6 +5,7 @@ their own section, errors with their own anchors, file cells with captions."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 from pathlib import Path
@@ -23,42 +24,93 @@ BANNER_WORDS = ("Executed in this build", "Partly executed in this build", "Not 
                 "Outputs recorded on another machine")
 
 
-def test_prose_word_counts(built_site: Path) -> None:
-    import sys
+def _prose_words():
+    """tools/prose_words.py, the count the budget is written in (COMMON.md contract 3)."""
+    spec = importlib.util.spec_from_file_location("prose_words", ROOT / "tools" / "prose_words.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import prose_words
-    finally:
-        sys.path.pop(0)
-    counts = prose_words.counts(built_site)
+
+def over_budget(counts: dict[str, int]) -> list[str]:
+    """What breaks the word budget: each page over :data:`PAGE_WORDS`, a total not under :data:`TOTAL_WORDS`."""
+    problems = [f"{page}: {n} words (at most {PAGE_WORDS})" for page, n in sorted(counts.items()) if n > PAGE_WORDS]
+    if sum(counts.values()) >= TOTAL_WORDS:
+        problems.append(f"all pages: {sum(counts.values())} words (under {TOTAL_WORDS})")
+    return problems
+
+
+def _print_counts(counts: dict[str, int]) -> None:
     width = max(map(len, counts))
     for page, words in sorted(counts.items(), key=lambda kv: -kv[1]):
         print(f"{page:<{width}}  {words:>6}")
     print(f"{'total':<{width}}  {sum(counts.values()):>6}")
-    assert sum(counts.values()) < TOTAL_WORDS
-    over = {p: n for p, n in counts.items() if n > PAGE_WORDS}
-    assert not over, f"pages over {PAGE_WORDS} words: {over}"
+
+
+@pytest.mark.parametrize("first, others, expected", [
+    (1_300, 1_150, []),  # 1,300 + 9 x 1,150 = 11,650: within both budgets
+    (1_301, 1_150, ["index.html: 1301 words (at most 1300)"]),
+    (1_300, 1_200, ["all pages: 12100 words (under 12000)"]),
+], ids=["within", "a-page-over", "total-over"])
+def test_the_word_budget_catches_a_planted_site(tmp_path: Path, first: int, others: int,
+                                                 expected: list[str]) -> None:
+    def page(words: int) -> str:
+        # code, outputs and the status banner are not prose: 5,000 words of them count for nothing
+        return ("<html><body><article role='main'><details class='trtdocs-status'><summary>Executed in this"
+                " build</summary></details>" + f"<p>{'word ' * words}</p>"
+                + f"<div class='highlight'><pre>{'x ' * 2_000}</pre></div>"
+                + f"<div class='cell_output'>{'y ' * 3_000}</div></article></body></html>")
+
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "index.html").write_text(page(first), encoding="utf-8")
+    for i in range(9):
+        (tmp_path / "notebooks" / f"page{i}.html").write_text(page(others), encoding="utf-8")
+    counts = _prose_words().counts(tmp_path)
+    assert counts["index.html"] == first
+    assert over_budget(counts) == expected
+
+
+def test_prose_word_counts(built_site: Path) -> None:
+    counts = _prose_words().counts(built_site)
+    _print_counts(counts)  # shown with pytest -s, and in the report of a failure
+    assert len(counts) >= 10, counts
+    problems = over_budget(counts)
+    assert not problems, "\n".join(problems)
+
+
+def version_note_problems(html: str) -> list[str]:
+    """What breaks the one style of version note on a page's HTML."""
+    article = BeautifulSoup(html, "html.parser").select_one("article[role=main]")
+    for code in article.select("pre, code, div.highlight"):
+        code.replace_with("CODE")
+    text = " ".join(article.get_text(" ").split())
+    # nothing about the documented release itself, no feature id, one box style
+    found = [f"says {bad!r}" for bad in ("New in 2.14", "Since 2.14", "only in 2.14", "for feature ") if bad in text]
+    found += [f"an old-style note: {box.get('class')}" for box in article.select(".versionchanged, .trtdocs-feature-note")]
+    found += [f"a version note of another style: {box.get('class')}" for box in article.select(".trtdocs-version-note")
+              if "note" not in box.get("class", [])]
+    if re.search(r"(?<![\w)\]])\(\s*\)", text):  # "works ()." where a note went; not "save()"
+        found.append("empty parentheses where a note went")
+    return found
+
+
+def test_the_version_note_check_catches_planted_notes() -> None:
+    good = ("<article role='main'><p>Call <code>save()</code>. Linux only.</p>"
+            "<div class='admonition note trtdocs-version-note'><p>Not in 2.14.</p></div></article>")
+    assert version_note_problems(good) == []
+    bad = ("<article role='main'><p>Saving works (New in 2.14; Linux only in 2.14) for feature pte-save. It"
+           " loads ().</p><div class='versionchanged'>x</div><div class='trtdocs-version-note warning'>y</div>"
+           "</article>")
+    assert version_note_problems(bad) == [
+        "says 'New in 2.14'", "says 'only in 2.14'", "says 'for feature '",
+        "an old-style note: ['versionchanged']", "a version note of another style: ['trtdocs-version-note', 'warning']",
+        "empty parentheses where a note went"]
 
 
 def test_one_style_of_version_note(built_site: Path) -> None:
     found = []
     for path in [built_site / "index.html", *sorted(built_site.glob("notebooks/*.html"))]:
-        article = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser").select_one("article[role=main]")
-        for code in article.select("pre, code, div.highlight"):
-            code.replace_with("CODE")  # a fresh tree: reader_site.soup() trees are shared
-        text = " ".join(article.get_text(" ").split())
-        # nothing about the documented release itself, no feature id, one box style
-        for bad in ("New in 2.14", "Since 2.14", "only in 2.14", "for feature "):
-            if bad in text:
-                found.append(f"{path.name}: says {bad!r}")
-        for box in article.select(".versionchanged, .trtdocs-feature-note"):
-            found.append(f"{path.name}: an old-style note: {box.get('class')}")
-        for box in article.select(".trtdocs-version-note"):
-            if "note" not in box.get("class", []):
-                found.append(f"{path.name}: a version note of another style: {box.get('class')}")
-        if re.search(r"(?<![\w)\]])\(\s*\)", text):  # "works ()." where a note went; not "save()"
-            found.append(f"{path.name}: empty parentheses where a note went")
+        found += [f"{path.name}: {p}" for p in version_note_problems(path.read_text(encoding="utf-8"))]
     assert not found, "\n".join(found)
 
 

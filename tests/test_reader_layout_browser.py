@@ -171,6 +171,17 @@ def test_the_checks_catch_planted_pages(phone) -> None:
     pg.set_content("<body style='background:#131416'><article><svg><g class='node'><text fill='black'>engine"
                    "</text></g><text fill='#111'>label</text></svg></article></body>")
     assert len(pg.evaluate(DIAGRAM_CONTRAST, 4.5)) == 2
+    # and a page that keeps every rule passes each check
+    pg.set_content("<body style='background:#131416'><article><div class='highlight'><pre>import torch</pre></div>"
+                   "<div class='table-wrapper' style='overflow-x:auto'><table><tr>"
+                   + "<td>a column</td>" * 3 + "</tr></table></div><table><tr><td><code><span class='pre'"
+                   " style='white-space:nowrap'>backend_config</span> <span class='pre'>format=\"executorch\"</span>"
+                   "</code></td></tr></table><div class='highlight'><pre>int main() {}</pre></div>"
+                   "<svg><g class='node'><polygon fill='#1d3b2a' points='0,0 9,0 9,9'/><text fill='#e6edf3'>engine"
+                   "</text></g><text fill='#e6edf3'>label</text></svg></article></body>")
+    assert pg.evaluate(FIRST_CODE) < PHONE["height"]
+    assert pg.evaluate(COLUMNS_OFF_SCREEN) == [] and pg.evaluate(CODE_IN_TABLES) == []
+    assert pg.evaluate(COPIED_MACHINERY) == [] and pg.evaluate(DIAGRAM_CONTRAST, 4.5) == []
 
 
 # -- the site ------------------------------------------------------------------------------------
