@@ -82,6 +82,7 @@ templates_path = ["docs/_templates"]
 html_sidebars = {"**": ["sidebar/brand.html", "sidebar/search.html", "sidebar/releases.html",
                         "sidebar/scroll-start.html", "sidebar/navigation.html", "sidebar/scroll-end.html"]}
 html_css_files = ["trtdocs.css"]
+html_js_files = ["trtdocs-tables.js"]  # tables too wide for the page become blocks (trtdocs.site.tables)
 html_copy_source = False
 html_show_sourcelink = False
 copybutton_exclude = ".linenos, .gp, .go"

@@ -54,6 +54,21 @@ COLUMNS_OFF_SCREEN = """() => {
   return out;
 }"""
 
+STACK_LABELS = """() => {
+  const out = [];
+  for (const table of document.querySelectorAll('article table.trtdocs-stacked')) {
+    for (const cell of table.querySelectorAll('tbody > tr > td:not(:first-child)[data-label]')) {
+      if (!cell.getClientRects().length) continue;  // an empty cell, hidden
+      const label = getComputedStyle(cell, '::before').content;
+      if (!label || label === 'none' || label === 'normal') {
+        out.push(`${table.className}: the label "${cell.dataset.label}" is not shown`);
+        break;
+      }
+    }
+  }
+  return out;
+}"""
+
 CODE_IN_TABLES = """() => {
   const out = [];
   for (const table of document.querySelectorAll('article table')) {
@@ -165,6 +180,13 @@ def test_the_checks_catch_planted_pages(phone) -> None:
                    "# drift: fragment</pre></div></article>")
     assert pg.evaluate(FIRST_CODE) > PHONE["height"]
     assert any("off a 390 px screen" in p for p in pg.evaluate(COLUMNS_OFF_SCREEN))
+    assert pg.evaluate(STACK_LABELS) == []  # no stacked table yet
+    pg.add_script_tag(content="document.querySelector('article').insertAdjacentHTML('beforeend', "
+                      "'<table class=\"trtdocs-stack trtdocs-stacked\"><tr><td data-label=\"Symptom\">x</td>"
+                      "<td data-label=\"Fix\">y</td></tr></table>')")
+    assert pg.evaluate(STACK_LABELS) == ['trtdocs-stack trtdocs-stacked: the label "Fix" is not shown']
+    pg.add_style_tag(content="table.trtdocs-stacked td:not(:first-child)::before { content: attr(data-label) }")
+    assert pg.evaluate(STACK_LABELS) == []
     found = pg.evaluate(CODE_IN_TABLES)
     assert any(p.startswith("curly quote") for p in found) and any(p.startswith("name broken") for p in found)
     assert pg.evaluate(COPIED_MACHINERY) == ["%%writefile main.cpp", "# drift: fragment"]
@@ -201,17 +223,24 @@ def test_the_first_code_of_each_task_page_is_on_the_first_screen(desktop, built_
     assert not late, "\n".join(late)
 
 
-def test_no_table_column_is_off_screen_on_a_phone(phone, built_site: Path, site_url: str) -> None:
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_no_table_column_is_off_screen(browser, viewport: dict, built_site: Path, site_url: str) -> None:
     problems = []
-    for path in pages(built_site):
-        rel = path.relative_to(built_site).as_posix()
-        phone.goto(site_url + rel, wait_until="networkidle")
-        problems += [f"{rel}: {p}" for p in phone.evaluate(COLUMNS_OFF_SCREEN)]
-    phone.goto(site_url + "notebooks/troubleshooting.html#error-operator-missing", wait_until="networkidle")
-    shot(phone, "errors-390")
-    phone.goto(site_url + "docs/support-matrix.html", wait_until="networkidle")
-    phone.locator("table.trtdocs-support-matrix").scroll_into_view_if_needed()
-    shot(phone, "matrix-390")
+    with _page(browser, viewport) as pg:
+        for path in pages(built_site):
+            rel = path.relative_to(built_site).as_posix()
+            pg.goto(site_url + rel, wait_until="networkidle")
+            problems += [f"{rel}: {p}" for p in pg.evaluate(COLUMNS_OFF_SCREEN) + pg.evaluate(STACK_LABELS)]
+            if viewport is PHONE:  # on a phone every wide table is blocks (trtdocs-tables.js ran)
+                problems += [f"{rel}: {c} is a table on a phone" for c in pg.evaluate(
+                    "[...document.querySelectorAll('article table.trtdocs-stack:not(.trtdocs-stacked)')]"
+                    ".map(t => t.className)")]
+        width = viewport["width"]
+        pg.goto(site_url + "notebooks/troubleshooting.html#error-operator-missing", wait_until="networkidle")
+        shot(pg, f"errors-{width}")
+        pg.goto(site_url + "docs/support-matrix.html", wait_until="networkidle")
+        pg.locator("table.trtdocs-support-matrix").scroll_into_view_if_needed()
+        shot(pg, f"matrix-{width}")
     assert not problems, "\n".join(problems)
 
 

@@ -7,12 +7,14 @@ import os
 import re
 from pathlib import Path
 
+import jupytext
 import nbformat
 import pytest
 
 from reader_site import (CSS_URL, FETCHED, VAGUE_LINK_TEXT, ids, is_external, links, main_content,
                          notebook_docs, pages, provenance, resolve, soup)
 from trtdocs.features.validate import load as load_features
+from trtdocs.notebooks import markdown
 from trtdocs.features.sphinx import release_note
 
 pytestmark = pytest.mark.build
@@ -163,13 +165,20 @@ def test_running_time_from_the_provenance(built_site: Path) -> None:
         assert m and abs(int(m[1]) * 60 + float(m[2]) - entry["duration_s"]) < 0.06, (shown[0].get_text(), entry)
 
 
-def test_releases_link_to_their_row(built_site: Path) -> None:
+def test_the_release_note_links_to_the_release_table(built_site: Path) -> None:
+    """The sidebar names the documented release as text and links to the table of the others (no switcher)."""
     nav = soup(built_site / "index.html").select_one(".trtdocs-releases")
-    for a in nav.select("a[href]"):
-        target, fragment = resolve(built_site / "index.html", a["href"])
-        assert fragment.startswith("release-"), a["href"]
-        row = soup(target).find(id=fragment)
-        assert row is not None and row.name == "tr" and "pip install" in row.get_text(), a["href"]
+    current = nav.select_one(".trtdocs-release-current")
+    assert current.find("a") is None and "Torch-TensorRT 2.14.0" in current.get_text(" ", strip=True)
+    assert not nav.select("li, select, [aria-current]"), "the release note looks like a version switcher"
+    links = nav.select("a[href]")
+    assert len(links) == 1
+    target, fragment = resolve(built_site / "index.html", links[0]["href"])
+    table = soup(target).find("table", id=fragment)
+    assert table is not None, links[0]["href"]
+    rows = {tr["id"]: tr.get_text(" ", strip=True) for tr in table.select("tbody tr[id]")}
+    assert {"release-2.14", "release-2.15", "release-nightly"} <= rows.keys()
+    assert all("pip install" in text for text in rows.values()), rows
 
 
 def test_heading_levels_are_not_skipped(built_site: Path) -> None:
@@ -226,7 +235,9 @@ def test_notebook_downloads(built_site: Path) -> None:
         assert ipynb is not None and md is not None, f"{doc}: no download links in the banner"
         ipynb_path, _ = resolve(page, ipynb["href"])
         md_path, _ = resolve(page, md["href"])
-        assert md_path.read_text() == (ROOT / f"{doc}.md").read_text(), f"{doc}.md is not the page's source"
+        # the page's source with its MyST rendered into Markdown: the same code cells, no directive
+        assert _code_cells(md_path) == _code_cells(ROOT / f"{doc}.md"), f"{doc}.md: not the page's code cells"
+        assert not markdown.leftovers(md_path.read_text(encoding="utf-8")), f"{doc}.md keeps MyST syntax"
         nb = nbformat.read(ipynb_path, as_version=4)
         nbformat.validate(nb)
         assert nb.metadata["trtdocs"]["status"] == entry["status"]
@@ -316,3 +327,7 @@ def test_landing_page_links_out_and_has_cards(built_site: Path) -> None:
     targets = {resolve(built_site / "index.html", a["href"])[0].name for c in cards for a in c.select("a[href]")}
     assert {"run-python.html", "run-cpp.html", "performance.html"} <= targets, targets
     assert index.select(".sd-tab-set"), "no Python/C++ tabs on the landing page"
+
+
+def _code_cells(path: Path) -> list[str]:
+    return [c.source for c in jupytext.read(path).cells if c.cell_type == "code"]

@@ -2,12 +2,13 @@
 
 Every table with a header row and three columns or more (Markdown tables,
 ``{data-table}``, the support matrix) gets, on each body cell, its column's
-title as a ``data-label`` attribute: on narrow screens ``trtdocs.css`` turns
-the table into one block per row (the first cell as the block's heading, the
-others under their label, shown with ``::before``), and no column is
-off-screen. At desktop widths the table is a table. A label is not text: it is
-not copied, searched or counted as prose. Tables marked :data:`KEEP_TABLE`
-keep their layout at every width.
+title as a ``data-label`` attribute. On a phone, and at any width where its
+columns do not fit the page's column, ``trtdocs-tables.js`` marks the table
+and ``trtdocs.css`` turns it into one block per row (the first cell as the
+block's heading, the others under their label, shown with ``::before``): no
+column is off-screen. Where it fits, the table is a table. A label is not
+text: it is not copied, searched or counted as prose. Tables marked
+:data:`KEEP_TABLE` keep their layout at every width.
 
 Code in a table is code: a literal keeps its straight quotes (docutils' smart
 quotes skip literals) and breaks only between the words of a message or after
