@@ -123,6 +123,17 @@ DIAGRAM_CONTRAST = """(minimum) => {
   return out;
 }"""
 
+# The smallest a diagram's text may be drawn at 1280 px (its box height, in CSS px): about a 9 px font.
+MIN_DIAGRAM_TEXT = 11
+DIAGRAM_TEXT_SIZE = """(minimum) => {
+  const out = [];
+  for (const text of document.querySelectorAll('article .trtdocs-diagram svg text')) {
+    const height = text.getBoundingClientRect().height;
+    if (height && height < minimum) out.push(`"${text.textContent}": ${height.toFixed(1)} px high`);
+  }
+  return out;
+}"""
+
 
 @pytest.fixture(scope="module")
 def browser():
@@ -193,6 +204,9 @@ def test_the_checks_catch_planted_pages(phone) -> None:
     pg.set_content("<body style='background:#131416'><article><svg><g class='node'><text fill='black'>engine"
                    "</text></g><text fill='#111'>label</text></svg></article></body>")
     assert len(pg.evaluate(DIAGRAM_CONTRAST, 4.5)) == 2
+    pg.set_content("<article><div class='trtdocs-diagram'><svg width='300' height='60'><text y='20' font-size='6'>"
+                   "tiny</text><text y='50' font-size='14'>large</text></svg></div></article>")
+    assert [p.split(":")[0] for p in pg.evaluate(DIAGRAM_TEXT_SIZE, MIN_DIAGRAM_TEXT)] == ['"tiny"']
     # and a page that keeps every rule passes each check
     pg.set_content("<body style='background:#131416'><article><div class='highlight'><pre>import torch</pre></div>"
                    "<div class='table-wrapper' style='overflow-x:auto'><table><tr>"
@@ -289,6 +303,9 @@ def test_diagrams_are_legible_in_dark_mode(dark, browser, built_site: Path, site
             rel = path.relative_to(built_site).as_posix()
             light.goto(site_url + rel, wait_until="networkidle")
             problems += [f"{rel} (light): {p}" for p in light.evaluate(DIAGRAM_CONTRAST, 4.5)]
+            # a guide page's diagram reads at 1280 px; on a phone a tap opens it full size (below)
+            if rel.removesuffix(".html") in _guide(built_site):
+                problems += [f"{rel} (1280 px): {p}" for p in light.evaluate(DIAGRAM_TEXT_SIZE, MIN_DIAGRAM_TEXT)]
     dark.goto(site_url + "notebooks/cuda-backend.html", wait_until="networkidle")
     dark.locator("div.trtdocs-diagram").first.scroll_into_view_if_needed()
     shot(dark, "diagram-dark")
