@@ -69,6 +69,25 @@ STACK_LABELS = """() => {
   return out;
 }"""
 
+BROKEN_HEADING_WORDS = """() => {
+  const out = [];
+  for (const heading of document.querySelectorAll('article h1, article h2')) {
+    const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest('a.headerlink')) continue;
+      // a word, or a piece of one up to a hyphen or dot (where a title may break: "Torch-", "torch_tensorrt.")
+      for (const m of node.textContent.matchAll(/[^\\s.-]+[.-]?/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (lines.size > 1) out.push(`${heading.tagName}: "${m[0]}" broken across ${lines.size} lines`);
+      }
+    }
+  }
+  return out;
+}"""
+
 CODE_IN_TABLES = """() => {
   const out = [];
   for (const table of document.querySelectorAll('article table')) {
@@ -201,6 +220,9 @@ def test_the_checks_catch_planted_pages(phone) -> None:
     found = pg.evaluate(CODE_IN_TABLES)
     assert any(p.startswith("curly quote") for p in found) and any(p.startswith("name broken") for p in found)
     assert pg.evaluate(COPIED_MACHINERY) == ["%%writefile main.cpp", "# drift: fragment"]
+    pg.evaluate("document.querySelector('article').insertAdjacentHTML('afterbegin', '<h1 style=\"font-size:"
+                "80px; overflow-wrap:anywhere\">Troubleshooting <code>x</code></h1>')")
+    assert pg.evaluate(BROKEN_HEADING_WORDS) == ['H1: "Troubleshooting" broken across 3 lines']  # 80 px letters
     pg.set_content("<body style='background:#131416'><article><svg><g class='node'><text fill='black'>engine"
                    "</text></g><text fill='#111'>label</text></svg></article></body>")
     assert len(pg.evaluate(DIAGRAM_CONTRAST, 4.5)) == 2
@@ -238,13 +260,15 @@ def test_the_first_code_of_each_task_page_is_on_the_first_screen(desktop, built_
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
-def test_no_table_column_is_off_screen(browser, viewport: dict, built_site: Path, site_url: str) -> None:
+def test_no_table_column_or_title_word_is_off_screen(browser, viewport: dict, built_site: Path, site_url: str) -> None:
     problems = []
     with _page(browser, viewport) as pg:
         for path in pages(built_site):
             rel = path.relative_to(built_site).as_posix()
             pg.goto(site_url + rel, wait_until="networkidle")
             problems += [f"{rel}: {p}" for p in pg.evaluate(COLUMNS_OFF_SCREEN) + pg.evaluate(STACK_LABELS)]
+            if rel.removesuffix(".html") in _guide(built_site):  # the API reference's module names are longer
+                problems += [f"{rel}: {p}" for p in pg.evaluate(BROKEN_HEADING_WORDS)]
             if viewport is PHONE:  # on a phone every wide table is blocks (trtdocs-tables.js ran)
                 problems += [f"{rel}: {c} is a table on a phone" for c in pg.evaluate(
                     "[...document.querySelectorAll('article table.trtdocs-stack:not(.trtdocs-stacked)')]"
