@@ -57,7 +57,7 @@ def test_data_tables_render_markup_and_feature_notes(site: tuple[Path, Path]) ->
     assert errors[0] == ["Symptom", "When", "Cause", "Fix", "Feature"]
     # each error links to itself (its own anchor, a headerlink)
     assert errors[1][0].endswith("( reproduced ) \u00b6")
-    assert errors[2][4] == "( Needs Torch-TensorRT 2.15 or newer )"
+    assert errors[2][4] == "Needs Torch-TensorRT 2.15 or newer"  # a cell's only note: no parentheses
     soup = BeautifulSoup(page.read_text(), "html.parser")
     table = soup.select_one("table.trtdocs-data-errors")
     assert table.select_one("a[href='#reproduced-here']") is not None

@@ -121,7 +121,8 @@ class FeatureNoteParentheses(SphinxTransform):
     space before it ("works {feature}`x`." reads "works."), parentheses the
     prose opened for it alone, a separator between it and another note. A
     ``{feature}`` role brings its own parentheses; inside parentheses the prose
-    already opened, it drops them (no "((Needs 2.15))"); and a run of notes
+    already opened, or when it is all its paragraph holds (a table cell), it
+    drops them (no "((Needs 2.15))"); and a run of notes
     with the same text ("a, b", "a and b") keeps the first one only.
     """
 
@@ -138,6 +139,8 @@ class FeatureNoteParentheses(SphinxTransform):
         # Text nodes are strings and compare equal by value, so this works on
         # positions, never on parent.index() or parent.remove().
         kept: list[nodes.Node] = []
+        # a note that is all its paragraph holds (a table cell) needs no parentheses either
+        alone = sum(1 for c in parent.children if not isinstance(c, nodes.Text) or c.astext().strip()) == 1
         depth = 0
         previous: int | None = None  # index in `kept` of the last note, while only separators follow it
         for child in parent.children:
@@ -145,7 +148,7 @@ class FeatureNoteParentheses(SphinxTransform):
                 if previous is not None and kept[previous]["trtdocs_note"] == child["trtdocs_note"]:
                     del kept[previous + 1:]  # the separator, then this note, go
                     continue
-                if depth > 0:
+                if depth > 0 or alone:
                     child.children = [c for c in child.children if not isinstance(c, nodes.Text)]
                 previous = len(kept)
             elif isinstance(child, nodes.Text):

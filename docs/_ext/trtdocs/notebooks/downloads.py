@@ -165,7 +165,7 @@ def context(app: Sphinx, pagename: str, suffix: str, diagram: Any = None) -> mar
     return markdown.Context(
         features=build.features, data_dir=Path(app.srcdir, config.of(app.config).data_dir), page=pagename,
         suffix=suffix, titles={doc: title.astext() for doc, title in env.titles.items()}, labels=labels,
-        notebooks=frozenset(build.plans), extlinks=dict(app.config.extlinks or {}),
+        notebooks=frozenset(build.plans), extlinks=dict(getattr(app.config, "extlinks", None) or {}),  # none without sphinx.ext.extlinks
         baseurl=app.config.html_baseurl or "", diagram=diagram, folder=execution_folder(env, pagename))
 
 
