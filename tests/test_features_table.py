@@ -158,12 +158,38 @@ def test_the_2_14_column_is_checked_against_the_wheels(table: F.FeaturesTable) -
     states = {f.id: f.cells["2.14"].state for f in table.features}
     assert {fid for fid, s in states.items() if s == "no"} == set(NOT_IN_2_14)
     assert {fid for fid, s in states.items() if s == "yes"} <= set(IN_2_14) | NOT_IN_WHEEL
-    # 2.14 features whose behaviour with engines no source shows: ETRecord, and
-    # GPU-resident I/O (the lowering classes exist; no 2.14 example or run, issue 19 item 15)
-    assert {fid for fid, s in states.items() if s not in ("yes", "no")} == {"etrecord", "gpu-resident-io"}
+    # 2.14 features whose behaviour with engines no source shows: ETRecord,
+    # GPU-resident I/O (the lowering classes exist; no 2.14 example or run, issue 19 item 15),
+    # dynamic shapes (exported, no run at a changed shape) and weight streaming (budget parsed, no streaming run)
+    assert {fid for fid, s in states.items() if s not in ("yes", "no")} == {
+        "etrecord", "gpu-resident-io", "dynamic-shapes", "weight-streaming"}
 
 
 # -- notes, platforms, requirements --------------------------------------------
+
+
+DESCRIBED = """
+[[features]]
+id = "described"
+title = "Described feature"
+since = "2.15"
+note = "Described for the next release, shown in nightly builds."
+cells = { "2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "unconfirmed", sources = [{ pr = "pytorch/TensorRT#1" }] }, nightly = { state = "%s", sources = [{ pr = "pytorch/TensorRT#1" }] } }
+"""
+
+
+@pytest.mark.parametrize(("nightly", "headline"), [
+    ("yes", "In nightly builds; described for 2.15, not confirmed there"),
+    ("unconfirmed", "Described for 2.15; no release is confirmed to have it"),
+])
+def test_headline_follows_an_unconfirmed_since_cell(tmp_path: Path, nightly: str, headline: str) -> None:
+    # planted: a feature described for 2.15 whose 2.15 cell no run confirms;
+    # "Needs Torch-TensorRT 2.15 or newer" would claim more than the cell
+    table = tmp_path / "features.toml"
+    table.write_text(FIXTURE.read_text() + DESCRIBED % nightly)
+    t14 = load(table)
+    assert t14.availability(t14.feature("described")) == headline
+
 
 def test_notes_relative_to_documented_release() -> None:
     t14, t15 = load(FIXTURE), load(FIXTURE, "2.15")

@@ -41,7 +41,7 @@ def test_version_notes_follow_the_site(ctx: markdown.Context) -> None:
     # a feature 2.14 has everywhere: no note, and the sentence closes over it
     assert markdown.render("It runs on the GPU {feature}`cuda-backend-coalesce`.\n", ctx) == "It runs on the GPU.\n"
     assert markdown.render("```{feature-note} dynamic-shapes\n```\n", ctx) == "\n"
-    out = markdown.render("Options {feature}`external-engine-data`.\n\n```{feature-note} external-engine-data\n```\n", ctx)
+    out = markdown.render("Options {feature}`gpu-resident-io-python`.\n\n```{feature-note} gpu-resident-io-python\n```\n", ctx)
     assert out.startswith("Options (Needs Torch-TensorRT 2.15 or newer).\n\n> **Needs Torch-TensorRT 2.15 or newer.** ")
     assert "See the support matrix." in out
 

@@ -282,11 +282,20 @@ class FeaturesTable:
         the feature (the whole guide is about that release)."""
         if self.has(feature, self.documented):
             return ""
+        since = feature.since
+        if feature.cells[since].state == "unconfirmed":  # described there, not shown to work
+            shown = next((k for k in list(self.releases)[self._index(since):]
+                          if feature.cells[k].state == "yes"), None)
+            described = f"described for {release_words(since)}, not confirmed there"
+            if shown is None:
+                return f"Described for {release_words(since)}; no release is confirmed to have it"
+            verb = "Changed in" if feature.kind == "changed" else "In"
+            return f"{verb} {release_words(shown)}; {described}"
         if feature.kind == "changed":
-            return f"Changed in {feature.since}"
-        if feature.since == NIGHTLY:
+            return f"Changed in {since}"
+        if since == NIGHTLY:
             return f"Needs a Torch-TensorRT build newer than {self.newest.key}, such as a nightly"
-        return f"Needs Torch-TensorRT {feature.since} or newer"
+        return f"Needs Torch-TensorRT {since} or newer"
 
     def platform_limit(self, feature: Feature) -> str:
         """Where the feature works, when that is narrower than its release:
@@ -320,7 +329,11 @@ class FeaturesTable:
     def install_command(self, key: str, tool: str = "pip", platform: str = "linux") -> str:
         """The install command of release ``key`` for ``tool`` (pip or uv) on
         ``platform`` (linux or windows); package arguments in double quotes."""
-        install = self.release(key).install
+        release = self.release(key)
+        if platform in INSTALL_PLATFORMS and platform not in release.install_platforms:
+            raise ValueError(f"no install command for release {key!r} on {platform!r}: "
+                             f"its platforms are {list(release.platforms)}")
+        install = release.install
         prefix = "pip install " if tool == "pip" else "uv pip install "
         return prefix + " ".join(f'"{a}"' if a in install.packages else shlex.quote(a)
                                  for a in install.args(tool, platform))
