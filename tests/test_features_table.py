@@ -178,17 +178,36 @@ cells = { "2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, 
 """
 
 
-@pytest.mark.parametrize(("nightly", "headline"), [
-    ("yes", "In nightly builds; described for 2.15, not confirmed there"),
-    ("unconfirmed", "Described for 2.15; no release is confirmed to have it"),
+@pytest.mark.parametrize(("kind", "nightly", "headline", "needs"), [
+    ("added", "yes", "Needs a Torch-TensorRT nightly build; 2.15 is described with it, not confirmed",
+     "a Torch-TensorRT nightly build (2.15 is described with it, not confirmed)"),
+    ("added", "unconfirmed", "Described for 2.15; no release confirms it",
+     "a Torch-TensorRT release (2.15 is described with it, not confirmed)"),
+    ("changed", "yes", "Changed in nightly builds; 2.15 is described with it, not confirmed", None),
+    ("changed", "unconfirmed", "Changed for 2.15; no release confirms it", None),
 ])
-def test_headline_follows_an_unconfirmed_since_cell(tmp_path: Path, nightly: str, headline: str) -> None:
+def test_headline_follows_an_unconfirmed_since_cell(tmp_path: Path, kind: str, nightly: str, headline: str,
+                                                    needs: str | None) -> None:
     # planted: a feature described for 2.15 whose 2.15 cell no run confirms;
     # "Needs Torch-TensorRT 2.15 or newer" would claim more than the cell
     table = tmp_path / "features.toml"
-    table.write_text(FIXTURE.read_text() + DESCRIBED % nightly)
+    planted = DESCRIBED % nightly
+    if kind == "changed":
+        planted = planted.replace('since = "2.15"\n', 'since = "2.15"\nkind = "changed"\n')
+    table.write_text(FIXTURE.read_text() + planted)
     t14 = load(table)
-    assert t14.availability(t14.feature("described")) == headline
+    feature = t14.feature("described")
+    assert feature.kind == kind
+    assert t14.availability(feature) == headline
+    if needs is not None:  # a gated cell's mark says the same as the note
+        assert t14.requirement("described").needs == needs
+
+
+def test_an_unconfirmed_documented_cell_gets_a_note(table: F.FeaturesTable) -> None:
+    # the documented release has weight streaming's option, but no run shows an engine stream
+    feature = table.feature("weight-streaming")
+    assert table.availability(feature) == f"Not confirmed in 2.14: {feature.cells['2.14'].remark}"
+    assert table.availability(table.feature("pte-save")) == ""  # a yes says nothing
 
 
 def test_notes_relative_to_documented_release() -> None:
