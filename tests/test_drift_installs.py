@@ -94,8 +94,12 @@ def test_generated_commands_pass_the_checks(installed, key):
 def test_generated_windows_and_uv_commands():
     features = load_features(REAL_TABLE)
     assert "pip windows" not in features.install_commands("2.14")  # 2.14 has no Windows delegate
-    (win,), _ = parse_command(features.install_command("2.15", "pip", "windows"), "generated", 1)
-    assert win.index_urls[0] == "https://download.pytorch.org/whl/cu132"
+    # 2.15 is described without Windows (not tested there): no command, and asking for one fails
+    assert "pip windows" not in features.install_commands("2.15")
+    with pytest.raises(ValueError, match="no install command for release '2.15' on 'windows'"):
+        features.install_command("2.15", "pip", "windows")
+    (win,), _ = parse_command(features.install_command("nightly", "pip", "windows"), "generated", 1)
+    assert win.index_urls[0] == "https://download.pytorch.org/whl/nightly/cu132"
     (uv,), _ = parse_command(features.install_command("nightly", "uv"), "generated", 1)
     assert (uv.tool, uv.pre, uv.index_strategy) == ("uv", True, "unsafe-best-match")
     (uv_win,), _ = parse_command(features.install_command("nightly", "uv", "windows"), "generated", 1)

@@ -158,12 +158,57 @@ def test_the_2_14_column_is_checked_against_the_wheels(table: F.FeaturesTable) -
     states = {f.id: f.cells["2.14"].state for f in table.features}
     assert {fid for fid, s in states.items() if s == "no"} == set(NOT_IN_2_14)
     assert {fid for fid, s in states.items() if s == "yes"} <= set(IN_2_14) | NOT_IN_WHEEL
-    # 2.14 features whose behaviour with engines no source shows: ETRecord, and
-    # GPU-resident I/O (the lowering classes exist; no 2.14 example or run, issue 19 item 15)
-    assert {fid for fid, s in states.items() if s not in ("yes", "no")} == {"etrecord", "gpu-resident-io"}
+    # 2.14 features whose behaviour with engines no source shows: ETRecord,
+    # GPU-resident I/O (the lowering classes exist; no 2.14 example or run, issue 19 item 15),
+    # dynamic shapes (exported, no run at a changed shape) and weight streaming (budget parsed, no streaming run)
+    assert {fid for fid, s in states.items() if s not in ("yes", "no")} == {
+        "etrecord", "gpu-resident-io", "dynamic-shapes", "weight-streaming"}
 
 
 # -- notes, platforms, requirements --------------------------------------------
+
+
+DESCRIBED = """
+[[features]]
+id = "described"
+title = "Described feature"
+since = "2.15"
+note = "Described for the next release, shown in nightly builds."
+cells = { "2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "unconfirmed", sources = [{ pr = "pytorch/TensorRT#1" }] }, nightly = { state = "%s", sources = [{ pr = "pytorch/TensorRT#1" }] } }
+"""
+
+
+@pytest.mark.parametrize(("kind", "nightly", "headline", "needs"), [
+    ("added", "yes", "Needs a Torch-TensorRT nightly build; 2.15 is described with it, not confirmed",
+     "a Torch-TensorRT nightly build (2.15 is described with it, not confirmed)"),
+    ("added", "unconfirmed", "Described for 2.15; no release confirms it",
+     "a Torch-TensorRT release (2.15 is described with it, not confirmed)"),
+    ("changed", "yes", "Changed in nightly builds; 2.15 is described with it, not confirmed", None),
+    ("changed", "unconfirmed", "Changed for 2.15; no release confirms it", None),
+])
+def test_headline_follows_an_unconfirmed_since_cell(tmp_path: Path, kind: str, nightly: str, headline: str,
+                                                    needs: str | None) -> None:
+    # planted: a feature described for 2.15 whose 2.15 cell no run confirms;
+    # "Needs Torch-TensorRT 2.15 or newer" would claim more than the cell
+    table = tmp_path / "features.toml"
+    planted = DESCRIBED % nightly
+    if kind == "changed":
+        planted = planted.replace('since = "2.15"\n', 'since = "2.15"\nkind = "changed"\n')
+    table.write_text(FIXTURE.read_text() + planted)
+    t14 = load(table)
+    feature = t14.feature("described")
+    assert feature.kind == kind
+    assert t14.availability(feature) == headline
+    if needs is not None:  # a gated cell's mark says the same as the note
+        assert t14.requirement("described").needs == needs
+
+
+def test_an_unconfirmed_documented_cell_gets_a_note(table: F.FeaturesTable) -> None:
+    # the documented release has weight streaming's option, but no run shows an engine stream
+    feature = table.feature("weight-streaming")
+    assert table.availability(feature) == f"Not confirmed in 2.14: {feature.cells['2.14'].remark}"
+    assert table.availability(table.feature("pte-save")) == ""  # a yes says nothing
+
 
 def test_notes_relative_to_documented_release() -> None:
     t14, t15 = load(FIXTURE), load(FIXTURE, "2.15")

@@ -19,6 +19,7 @@ from bs4 import BeautifulSoup
 from reader_site import pages
 
 from trtdocs.features import model as F
+from trtdocs.features.words import plain
 from trtdocs.features.validate import load as load_features
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,5 +133,5 @@ def test_features_table_text_follows_the_rules() -> None:
         texts = [("title", f.title), ("note", f.note), ("table_only", f.table_only)]
         texts += [(f"cells.{k}.evidence", c.evidence) for k, c in f.cells.items()]
         for field, text in texts:
-            bad += [f"{table.path}: features {f.id!r}.{field}: {v}" for v in violations([F.plain(text)])]
+            bad += [f"{table.path}: features {f.id!r}.{field}: {v}" for v in violations([plain(text)])]
     assert not bad, "\n".join(bad)

@@ -23,7 +23,8 @@ from sphinx.util.docutils import SphinxDirective
 from ..output import folding
 from ..output.inline import inline
 from ..vocab import PINS, PLATFORMS, STATUSES
-from .model import PIN_KEYS, Feature, FeaturesTable, Release, cell_source, plain
+from .model import PIN_KEYS, Feature, FeaturesTable, Release, cell_source
+from .words import plain
 from .nodes import table_of
 from .sources import Source
 

@@ -8,7 +8,6 @@ commands and the drift guards all ask this one object.
 from __future__ import annotations
 
 import dataclasses
-import re
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
@@ -269,30 +268,60 @@ class FeaturesTable:
             raise RequirementError(f"unknown feature {feature_id!r}: {self.path} has no such id") from None
         package = FEATURE_PACKAGE
         if feature.since != NIGHTLY:
-            return FeatureRequirement(f"{package}>={feature.since}", f"Torch-TensorRT {feature.since} or newer")
+            needs = f"Torch-TensorRT {feature.since} or newer"
+            if feature.cells[feature.since].state == "unconfirmed":  # the words follow the cells
+                shown = self.shown_in(feature)
+                where = (f"a Torch-TensorRT {release_words(shown).removesuffix('s')}" if shown == NIGHTLY
+                         else f"Torch-TensorRT {shown} or newer" if shown else "a Torch-TensorRT release")
+                needs = f"{where} ({feature.since} is described with it, not confirmed)"
+            return FeatureRequirement(f"{package}>={feature.since}", needs)
         newest = self.newest.number
         assert newest is not None
         spec = f"{package}>={newest.major}.{newest.minor + 1}.0.dev0"
         return FeatureRequirement(spec, f"a Torch-TensorRT build newer than {self.newest.key}, such as a nightly")
 
     # -- notes
+    def shown_in(self, feature: Feature) -> str | None:
+        """The first release from ``since`` on whose cell is yes; None if none is."""
+        return next((k for k in list(self.releases)[self._index(feature.since):]
+                     if feature.cells[k].state == "yes"), None)
+
     def availability(self, feature: Feature) -> str:
         """The headline of a note, relative to the documented release: what a
         reader of this guide needs to know. "" when the documented release has
-        the feature (the whole guide is about that release)."""
-        if self.has(feature, self.documented):
-            return ""
+        the feature (the whole guide is about that release). The words follow
+        the cells: a release described with the feature but not shown to have it
+        is named as such."""
+        documented = feature.cells[self.documented] if self.has(feature, self.documented) else None
+        if documented is not None:
+            if documented.state != "unconfirmed":
+                return ""
+            return f"Not confirmed in {self.documented}" + (f": {documented.remark}" if documented.remark else "")
+        since = feature.since
+        if feature.cells[since].state == "unconfirmed":  # described there, not shown to work
+            shown = self.shown_in(feature)
+            described = f"{release_words(since)} is described with it, not confirmed"
+            if shown is None:
+                verb = "Changed" if feature.kind == "changed" else "Described"
+                return f"{verb} for {release_words(since)}; no release confirms it"
+            if feature.kind == "changed":
+                return f"Changed in {release_words(shown)}; {described}"
+            if shown == NIGHTLY:
+                return f"Needs a Torch-TensorRT nightly build; {described}"
+            return f"Needs Torch-TensorRT {shown} or newer; {described}"
         if feature.kind == "changed":
-            return f"Changed in {feature.since}"
-        if feature.since == NIGHTLY:
+            return f"Changed in {since}"
+        if since == NIGHTLY:
             return f"Needs a Torch-TensorRT build newer than {self.newest.key}, such as a nightly"
-        return f"Needs Torch-TensorRT {feature.since} or newer"
+        return f"Needs Torch-TensorRT {since} or newer"
 
     def platform_limit(self, feature: Feature) -> str:
         """Where the feature works, when that is narrower than its release:
         'Linux x86-64 only' in the documented release, 'Linux only in 2.15' in
         the release that brings it; '' otherwise."""
-        key = self.documented if self.has(feature, self.documented) else feature.since
+        key = (self.documented if self.has(feature, self.documented)
+               else feature.since if feature.cells[feature.since].state != "unconfirmed"
+               else self.shown_in(feature) or feature.since)
         here = self.platforms(feature, key)
         if set(here) >= set(self.release(key).platforms):
             return ""
@@ -320,7 +349,11 @@ class FeaturesTable:
     def install_command(self, key: str, tool: str = "pip", platform: str = "linux") -> str:
         """The install command of release ``key`` for ``tool`` (pip or uv) on
         ``platform`` (linux or windows); package arguments in double quotes."""
-        install = self.release(key).install
+        release = self.release(key)
+        if platform in INSTALL_PLATFORMS and platform not in release.install_platforms:
+            raise ValueError(f"no install command for release {key!r} on {platform!r}: "
+                             f"its platforms are {list(release.platforms)}")
+        install = release.install
         prefix = "pip install " if tool == "pip" else "uv pip install "
         return prefix + " ".join(f'"{a}"' if a in install.packages else shlex.quote(a)
                                  for a in install.args(tool, platform))
@@ -350,31 +383,6 @@ def platform_words(platforms: tuple[str, ...]) -> str:
 
 def release_words(key: str) -> str:
     return "nightly builds" if key == NIGHTLY else key
-
-
-_TRAILING_SEPARATOR = re.compile(r"\s*(?:,|;|\band|\bor)\s*$")
-_LEADING_SEPARATOR = re.compile(r"^\s*(?:,|;|and\b|or\b)\s*")
-
-
-def join_over(prev: str, nxt: str) -> tuple[str, str]:
-    """The text on both sides of a version note that says nothing (and goes),
-    closed over it: no space before the next punctuation, no parentheses the
-    prose opened for it alone, no separator left dangling."""
-    head = prev.rstrip()
-    if head.endswith("(") and nxt.lstrip().startswith(")"):  # "(x)" with x gone: no parentheses
-        return head[:-1].rstrip(), nxt.lstrip()[1:]
-    if head.endswith("("):  # "(x, y)" with x gone: "(y)"
-        return head, _LEADING_SEPARATOR.sub("", nxt, count=1)
-    if (m := _TRAILING_SEPARATOR.search(prev)) and (not nxt.strip() or nxt.lstrip()[:1] in ".,;:)"):
-        return prev[:m.start()], nxt  # "(y, x)" with x gone: "(y)"
-    if not nxt or nxt[:1] in ".,;:)":
-        return prev.rstrip(), nxt
-    return prev, nxt
-
-
-def plain(text: str) -> str:
-    """A note's text without its `code` marks."""
-    return text.replace("`", "")
 
 
 def normalize_url(url: str) -> str:

@@ -22,7 +22,8 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from .. import state
 from ..output.inline import inline
 from ..vocab import INSTALL_PLATFORMS, INSTALL_TOOLS
-from .model import Feature, FeaturesTable, join_over
+from .model import Feature, FeaturesTable
+from .words import join_over
 
 logger = logging.getLogger(__name__)
 

@@ -30,7 +30,8 @@ from mdit_py_plugins.myst_role import myst_role_plugin
 
 from .. import datatables
 from ..drift.blocks import directive_options
-from ..features.model import FeaturesTable, join_over, plain
+from ..features.model import FeaturesTable
+from ..features.words import join_over, plain
 from ..site import ptelayout
 
 # Directives that are cell markers of the jupytext MyST format, not page content.
@@ -214,7 +215,7 @@ def _roles(lines: list[str], first: int, ctx: Context) -> list[str]:
 
 def _inline(text: str, ctx: Context, first: int = 0) -> str:
     """Roles of one text rendered; a version note with nothing to say goes, and
-    the sentence closes over it (:func:`~trtdocs.features.model.join_over`)."""
+    the sentence closes over it (:func:`~trtdocs.features.words.join_over`)."""
     head, rest, newlines = "", text, 0
     while (m := _ROLE.search(rest)) is not None:
         line = first + newlines + rest.count("\n", 0, m.start()) + 1
