@@ -16,6 +16,7 @@ from sitebuild import REPO, copy_fixture, log, sphinx_build
 from trtdocs.api import data as apidata
 from trtdocs.api import index as api_index
 from trtdocs.api import model as apimodel
+from trtdocs.api import render
 from trtdocs.features.validate import load as load_features
 
 DATA = REPO / "docs" / "data" / "api.toml"
@@ -143,7 +144,20 @@ def test_signatures_carry_the_installed_defaults(page, model):
             if p.kind in (p.kind.var_keyword, p.kind.var_positional):
                 assert shown[p.name] is None
             else:
-                assert shown[p.name] == p.default, f"{path}({p.name}): {shown[p.name]!r} != {p.default!r}"
+                want = render.default_text(model, p)
+                assert shown[p.name] == want, f"{path}({p.name}): {shown[p.name]!r} != {want!r}"
+
+
+def test_defaults_named_by_a_constant_show_its_value(page, model):
+    """dynamo.compile's defaults are module constants (``_defaults.MIN_BLOCK_SIZE``):
+    the signature shows their values, read from griffe's model of that module."""
+    constants = apimodel.get(model, "torch_tensorrt.dynamo._defaults").members
+    sig = page.find(id="torch_tensorrt.dynamo.compile")
+    shown = {em.find("span", class_="n").get_text(): em.find("span", class_="default_value").get_text()
+             for em in sig.find_all("em", class_="sig-param")
+             if em.find("span", class_="n") is not None and em.find("span", class_="default_value") is not None}
+    assert shown["min_block_size"] == str(constants["MIN_BLOCK_SIZE"].value)
+    assert shown["device"] == "_defaults.DEVICE"  # not a literal: the source's text
 
 
 def test_source_links_follow_the_installed_version(page, site, model):
@@ -157,9 +171,11 @@ def test_source_links_follow_the_installed_version(page, site, model):
         assert source is not None, path
         link = source.find("a")
         assert link["href"] == apimodel.source_url(model, obj)
-        version = model.versions[path.split(".")[0] if path.startswith("torch_tensorrt_") else "torch_tensorrt"]
-        assert f"/v{model.versions['torch_tensorrt']}/" in link["href"] and link["href"].endswith(f"#L{obj.lineno}")
-        assert apimodel.site_relative(model, obj) in source.get_text() and version in source.get_text()
+        root = path.split(".")[0]
+        upstream = apimodel.UPSTREAM[root]
+        tag = model.version_of(upstream.tag_of)  # the runtime wheel is built from torch_tensorrt's tag
+        assert link["href"].startswith(f"{upstream.repo}/blob/v{tag}/") and link["href"].endswith(f"#L{obj.lineno}")
+        assert apimodel.site_relative(model, obj) in source.get_text() and model.versions[root] in source.get_text()
 
 
 def _field_labels(entry) -> set[str]:
@@ -310,7 +326,7 @@ def test_prose_literals_link_to_their_entries(site):
             "torch_tensorrt_executorch_runtime.runtime.Program",
             "torch_tensorrt.executorch.TensorRTPartitioner"} <= targets
     # an undocumented but real name, and a later release's mapped name, stay literals
-    for name in ("torch_tensorrt.Input", "torch_tensorrt_executorch_runtime.register()"):
+    for name in ("torch_tensorrt.Device", "torch_tensorrt_executorch_runtime.register()"):
         code = prose.find("code", string=name) or next(
             c for c in prose.find_all("code") if c.get_text() == name)
         assert code.find_parent("a") is None

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
-    from .api.names import UseSite
+    from .api.names import CellPage, UseSite
     from .api.site import ApiSite
     from .features.model import FeaturesTable
     from .notebooks.plan import BuildContext, PagePlan
@@ -51,6 +51,10 @@ class BuildState:
     report_docs: set[str] = dataclasses.field(default_factory=set)
     # pages made from the installed API (the reference, checked literals, linked code)
     api_docs: set[str] = dataclasses.field(default_factory=set)
+    # each notebook page's code cells, and the pages read since their names were last checked
+    # (trtdocs.api.backrefs: checked once every page is read, on a site with the API reference)
+    api_cells: dict[str, CellPage] = dataclasses.field(default_factory=dict)
+    api_unchecked: set[str] = dataclasses.field(default_factory=set)
     # where each page's shown code cells use a name that links (trtdocs.api.backrefs, trtdocs.api.names.UseSite)
     api_uses: dict[str, tuple[UseSite, ...]] = dataclasses.field(default_factory=dict)
     # pages that list those uses ("Used in"): written again when a page's uses change
@@ -71,6 +75,8 @@ class BuildState:
         self.feature_refs.pop(docname, None)
         self.report_docs.discard(docname)
         self.api_docs.discard(docname)
+        self.api_cells.pop(docname, None)
+        self.api_unchecked.discard(docname)
         self.api_uses.pop(docname, None)
         self.backref_docs.discard(docname)
 
@@ -81,9 +87,12 @@ class BuildState:
                 self.plans[doc] = other.plans[doc]
             if doc in other.feature_refs:
                 self.feature_refs[doc] = other.feature_refs[doc]
+            if doc in other.api_cells:
+                self.api_cells[doc] = other.api_cells[doc]
             if doc in other.api_uses:
                 self.api_uses[doc] = other.api_uses[doc]
         self.report_docs |= other.report_docs & docnames
+        self.api_unchecked |= other.api_unchecked & docnames
         self.api_docs |= other.api_docs & docnames
         self.backref_docs |= other.backref_docs & docnames
 

@@ -1,11 +1,13 @@
 """Each entry says where the guide uses it ("Used in", as sphinx-gallery's
 back-references do), and every name a code cell calls has a home.
 
-Read (``doctree-read``, each notebook page): its code cells go through
-:func:`.names.targets`. A name with no target fails the build, naming the page,
-the cell and the line. Each use by a shown cell that has a target is kept in
-the build state (:class:`.names.UseSite`: the page, the section the cell
-sits in, the cell).
+Read (``doctree-read``, each notebook page): its code cells and the section
+each shown one sits in are kept (:class:`.names.CellPage`). Check
+(``env-updated``, once every page is read, on a site with the reference):
+the cells of the pages read go through :func:`.names.targets`. A name with no
+target fails the build, naming the page, the cell and the line.
+Each use by a shown cell that has a target is kept in the build state
+(:class:`.names.UseSite`: the page, the section the cell sits in, the cell).
 
 Resolve (``doctree-resolved``): under each entry of the reference, a
 ``used_in`` placeholder becomes the list of the pages and sections whose
@@ -29,7 +31,7 @@ from sphinx.util.docutils import SphinxDirective
 from .. import state
 from ..order import rank
 from .codelinks import cell_blocks, cell_sources
-from .names import ENTRY, UNLINKED, UPSTREAM, Finding, UseSite, targets
+from .names import ENTRY, UNLINKED, UPSTREAM, CellPage, Finding, UseSite, targets
 from .sphinx import site_of, used_in
 
 if TYPE_CHECKING:
@@ -73,29 +75,44 @@ def _section(node: nodes.Node) -> tuple[str, str]:
 
 
 def collect(app: Sphinx, doctree: nodes.document) -> None:
-    """At doctree-read: check a notebook page's names and keep its uses."""
+    """At doctree-read: a notebook page's code cells and where its blocks sit,
+    for the check once every page is read."""
     docname = app.env.docname
     build = state.of(app.env)
-    build.api_uses.pop(docname, None)
+    build.api_cells.pop(docname, None)
     blocks = cell_blocks(doctree)
     if not blocks:
         return
-    path = Path(app.env.doc2path(docname))
-    sources, shown = cell_sources(path, [b.astext() for b in blocks])
-    api = site_of(app.env)
-    build.api_docs.add(docname)  # read again when the installed packages change
-    sites: list[UseSite] = []
-    for i, (cell, j) in enumerate(zip(targets(sources, api.resolver), shown)):
-        for use, target in cell:
-            if target is None:
-                hidden = " (a hidden cell)" if j is None else ""
-                logger.error("%s%s", Finding(i, use.line, use.path).message(), hidden,
-                             location=blocks[j] if j is not None else docname, type="trtdocs", subtype="api-names")
-            elif j is not None:
-                section, heading = _section(blocks[j])
-                sites.append(UseSite(target.kind, target.name, docname, section, heading, i))
-    if sites:
+    sources, shown = cell_sources(Path(app.env.doc2path(docname)), [b.astext() for b in blocks])
+    places = tuple((*_section(b), b.line or (b.parent.line if b.parent is not None else None)) for b in blocks)
+    build.api_cells[docname] = CellPage(tuple(sources), tuple(shown), places)
+    build.api_unchecked.add(docname)
+
+
+def check(app: Sphinx, env: BuildEnvironment) -> None:
+    """At env-updated (every page read), on a site with the API reference: the names of
+    each page read since its last check. One with no home fails the build; the
+    uses of the others are kept for "Used in"."""
+    build = state.of(env)
+    if not build.backref_docs:
+        return  # no reference on this site: nothing to link to, and the API stays unloaded
+    api = site_of(env)
+    for docname in sorted(build.api_unchecked & set(build.api_cells)):
+        page = build.api_cells[docname]
+        build.api_docs.add(docname)  # read again when the installed packages change
+        sites: list[UseSite] = []
+        for i, (cell, j) in enumerate(zip(targets(list(page.sources), api.resolver), page.shown)):
+            for use, target in cell:
+                if target is None:
+                    line = page.places[j][2] if j is not None else None
+                    hidden = "" if j is not None else " (a hidden cell)"
+                    logger.error("%s%s", Finding(i, use.line, use.path).message(), hidden,
+                                 location=(docname, line), type="trtdocs", subtype="api-names")
+                elif j is not None:
+                    section, heading, _ = page.places[j]
+                    sites.append(UseSite(target.kind, target.name, docname, section, heading, i))
         build.api_uses[docname] = tuple(dict.fromkeys(sites))
+    build.api_unchecked.clear()
 
 
 def before_read(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
@@ -198,6 +215,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_node(upstream_names)
     app.add_directive("api-upstream-names", UpstreamNames)
     app.connect("doctree-read", collect)
+    app.connect("env-updated", check)
     app.connect("env-before-read-docs", before_read)
     app.connect("env-get-updated", updated)
     app.connect("doctree-resolved", resolve)

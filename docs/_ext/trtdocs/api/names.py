@@ -90,6 +90,15 @@ class Target:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class CellPage:
+    """A notebook page's code as the names check reads it, kept from its reading."""
+
+    sources: tuple[str, ...]  # every code cell, in notebook order (hidden ones too: they bind names)
+    shown: tuple[int | None, ...]  # for each cell, the index of its block on the page; None: hidden
+    places: tuple[tuple[str, str, int | None], ...]  # for each block: section id, section title, line
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class UseSite:
     """A shown code cell's use of a name that links, for the name's "Used in" list."""
 

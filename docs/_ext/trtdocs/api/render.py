@@ -16,6 +16,7 @@ backquotes for code); docutils' global role table is left alone.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 
@@ -95,7 +96,26 @@ def _annotation(expr: object) -> str:
     return text
 
 
-def signature(obj: griffe.Object, name: str) -> str:
+def default_text(api: ApiModel, param: griffe.Parameter) -> str:
+    """A parameter's default as the signature shows it: the value of a module
+    constant it names (``_defaults.MIN_BLOCK_SIZE`` shows ``5``) when that
+    value is a literal, else its source text."""
+    path = getattr(param.default, "canonical_path", None)
+    if path and path.split(".")[0] in api.modules:
+        try:
+            constant = get(api, path)
+        except (KeyError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+            return str(param.default)
+        if constant.is_attribute and constant.value is not None:
+            try:
+                ast.literal_eval(str(constant.value))
+            except (ValueError, SyntaxError):
+                return str(param.default)
+            return str(constant.value)
+    return str(param.default)
+
+
+def signature(obj: griffe.Object, name: str, api: ApiModel) -> str:
     """``name(params) -> returns`` with annotations and defaults, from the source."""
     parts: list[str] = []
     star = False
@@ -113,7 +133,8 @@ def signature(obj: griffe.Object, name: str) -> str:
             text += f": {_annotation(p.annotation)}"
         if p.default is not None and kind not in (griffe.ParameterKind.var_positional,
                                                   griffe.ParameterKind.var_keyword):
-            text += f" = {p.default}" if p.annotation is not None else f"={p.default}"
+            default = default_text(api, p)
+            text += f" = {default}" if p.annotation is not None else f"={default}"
         parts.append(text)
         if kind is griffe.ParameterKind.positional_only and (
                 i + 1 == len(plist) or plist[i + 1].kind is not griffe.ParameterKind.positional_only):
@@ -154,11 +175,11 @@ class Renderer:
         if obj.is_class:
             exception = any(str(b).endswith(("Error", "Exception")) for b in obj.bases)
             kind = "exception" if exception else "class"
-            head = [f"{prefix}.. py:{kind}:: {signature(obj, name) if params(obj) else name}"]
+            head = [f"{prefix}.. py:{kind}:: {signature(obj, name, self.model) if params(obj) else name}"]
         elif obj.is_function:
             method = prefix != ""
             kind = "method" if method else "function"
-            head = [f"{prefix}.. py:{kind}:: {signature(obj, name)}"]
+            head = [f"{prefix}.. py:{kind}:: {signature(obj, name, self.model)}"]
             if "staticmethod" in obj.labels:
                 head.append(f"{body}:staticmethod:")
         elif obj.is_attribute and "property" in obj.labels:
@@ -251,10 +272,10 @@ class Renderer:
                 f"{body}.. code-block:: text", "", *_indent(text, body + "   "), ""]
 
     def prose(self, text: str) -> str:
-        """A docstring's description as reStructuredText: as written when it is
-        valid, else as a literal block, so that its text is shown as it is."""
+        """A field's description as reStructuredText: as written when it is valid
+        in its field, else as a literal block, so that its text is shown as it is."""
         text = text.strip()
-        if not text or self.valid(text):
+        if not text or self.valid("\n".join(_field("field", text, ""))):
             return text
         return "Shown as the installed docstring writes it::\n\n" + "\n".join(_indent(text, "   "))
 
