@@ -36,6 +36,7 @@ extensions = [
     "trtdocs.benchresults",  # the build-speed table ({build-benchmark})
     "trtdocs.failures",  # errors hold on every build until their cause is gone
     "trtdocs.drift",  # drift guards: install commands, API use, C++ blocks
+    "trtdocs.llms",  # for tools: a Markdown twin of every page, llms.txt, llms-full.txt
 ]
 
 # Sphinx reads only these; venvs, tests and the README stay out.

@@ -18,6 +18,7 @@ name (an instance: its attributes are checked, ``program.run``), private
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cached_property
 
@@ -184,12 +185,21 @@ def whole(uses: Iterable[Use]) -> Iterator[Use]:
             yield use
 
 
+def _continued(lines: list[str], use: Use) -> bool:
+    """Whether the written name goes on past the use (``torch.nn`` of a missing
+    ``torch.nn.NoSuchLayer``): the use is then only the part that resolved."""
+    line = lines[use.line - 1] if use.line <= len(lines) else ""
+    return re.match(r"\s*\.\s*[A-Za-z_]", line[use.end:]) is not None
+
+
 def targets(sources: list[str], resolver: Resolver) -> list[list[tuple[Use, Target | None]]]:
     """For each code cell (in notebook order, sharing one namespace), each checked
     name it writes with its target (None: it has none)."""
     out = []
-    for uses in cell_uses(sources, resolver.index):
-        out.append([(use, resolver.target(use.path)) for use in whole(uses) if resolver.checked(use.path)])
+    for source, uses in zip(sources, cell_uses(sources, resolver.index)):
+        lines = re.split(r"\r\n|\r|\n", source)
+        out.append([(use, resolver.target(use.path)) for use in whole(uses)
+                    if resolver.checked(use.path) and not _continued(lines, use)])
     return out
 
 
