@@ -8,10 +8,10 @@ and the "Used in" lists. :func:`plain` first rewrites what only this site
 and its extensions make into nodes the translator knows:
 
 * a folded block (banner, mark) becomes a quote: its summary in bold, then its body;
-* a generic admonition (version notes, errata) becomes a quote with its title in bold;
+* an admonition (a note, a version note, an erratum) becomes a quote with its title in bold;
 * a cell's outputs get an "Output" line and a ``text`` fence, without ANSI colours;
 * a graphviz diagram becomes its ``dot`` source;
-* a download link becomes a link; a tab's label a paragraph in bold;
+* a node with a ``refuri`` that is not a reference (a download link) becomes a link; a tab's label a paragraph in bold;
 * internal links point at the other twins (``page.html#x`` -> ``page.html.md#x``);
 * images point at the copies the HTML builder made in ``_images/``.
 
@@ -26,9 +26,10 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
-from sphinx_markdown_builder.translator import MarkdownTranslator
+from sphinx_markdown_builder.contexts import IndentContext, SubContextParams
+from sphinx_markdown_builder.translator import MarkdownTranslator, pushing_context
 
-from ..output.folding import download_link, folded, folded_summary
+from ..output.folding import folded, folded_summary
 
 if TYPE_CHECKING:
     from sphinx.builders import Builder
@@ -61,6 +62,16 @@ def _twin_uri(uri: str) -> str:
     return path + hash_ + fragment
 
 
+def _admonition_title(node: nodes.Element) -> str:
+    """A note's or a tip's title, as the HTML theme shows it ("Note", "See also")."""
+    return type(node).__name__.replace("seealso", "see also").capitalize()
+
+
+def _other_link(node: nodes.Node) -> bool:
+    """A node that links somewhere and is not a reference the translator knows."""
+    return isinstance(node, nodes.TextElement) and not isinstance(node, nodes.reference) and "refuri" in node
+
+
 def plain(doctree: nodes.document, docname: str, images: dict[str, str], imagedir: str) -> None:
     """Rewrite ``doctree`` (a copy of the resolved page) into nodes the translator knows."""
     for box in list(doctree.findall(folded)):
@@ -68,16 +79,16 @@ def plain(doctree: nodes.document, docname: str, images: dict[str, str], imagedi
         title = list(summary.children) if summary is not None else []
         body = [child for child in box.children if child is not summary]
         box.replace_self(_quote(title, body, box["classes"]))
-    for admonition in list(doctree.findall(nodes.admonition)):
-        title = admonition.next_node(nodes.title)
+    for admonition in list(doctree.findall(nodes.Admonition)):  # note, tip, ..., and titled ones
+        title = next((c for c in admonition.children if isinstance(c, nodes.title)), None)
         body = [child for child in admonition.children if child is not title]
-        admonition.replace_self(_quote(list(title.children) if title is not None else [], body,
-                                       admonition["classes"]))
-    for link in list(doctree.findall(download_link)):
+        words = list(title.children) if title is not None else [nodes.Text(_admonition_title(admonition))]
+        admonition.replace_self(_quote(words, body, admonition["classes"]))
+    for link in list(doctree.findall(_other_link)):  # a download link, or another extension's link node
         link.replace_self(nodes.reference("", link.astext(), refuri=link["refuri"], internal=False))
     for container in list(doctree.findall(nodes.container)):
         if container.get("nb_element") == "cell_code_output":
-            for block in container.findall(nodes.literal_block):
+            for block in list(container.findall(nodes.literal_block)):  # a list: the loop inserts siblings
                 kind = next((c for c in block["classes"] if c in _OUTPUT_WORDS), "")
                 block.parent.insert(block.parent.index(block),
                                     nodes.paragraph("", "", nodes.emphasis(text=_OUTPUT_WORDS.get(kind, "Output"))))
@@ -90,6 +101,9 @@ def plain(doctree: nodes.document, docname: str, images: dict[str, str], imagedi
         node.replace_self(nodes.literal_block(node["code"], node["code"], language="dot"))
     for node in list(doctree.findall(lambda n: type(n).__name__ == "PassthroughTextElement")):
         node.replace_self(nodes.paragraph("", "", nodes.strong("", "", *node.children)))
+    for title in list(doctree.findall(nodes.title)):  # a toctree's caption: a title outside a section
+        if not isinstance(title.parent, (nodes.section, nodes.document)):
+            title.replace_self(nodes.paragraph("", "", nodes.strong("", "", *title.children)))
     for caption in list(doctree.findall(nodes.caption)):
         caption.replace_self(nodes.paragraph("", "", nodes.emphasis("", "", *caption.children)))
     for ref in doctree.findall(nodes.reference):
@@ -101,14 +115,39 @@ def plain(doctree: nodes.document, docname: str, images: dict[str, str], imagedi
             image["uri"] = posixpath.relpath(target, posixpath.dirname(docname) or ".")
 
 
+def _fence(code: str) -> str:
+    """A code fence longer than any run of backticks in ``code`` (CommonMark)."""
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    return "`" * max(3, longest + 1)
+
+
 class TwinTranslator(MarkdownTranslator):
-    """sphinx-markdown-builder's translator, reading through the nodes it does not know."""
+    """sphinx-markdown-builder's translator, reading through the nodes it does not
+    know, with quotes that hold several paragraphs and fences that hold fences."""
+
+    def __init__(self, document: nodes.document, builder: Any) -> None:
+        super().__init__(document, builder)
+        self._fences: list[str] = []
 
     def unknown_visit(self, node: nodes.Node) -> None:
         pass  # its children are translated in its place
 
     def unknown_departure(self, node: nodes.Node) -> None:
         pass
+
+    @pushing_context
+    def visit_block_quote(self, node: nodes.block_quote) -> None:
+        self._push_context(IndentContext("> ", empty=True, params=SubContextParams(2, 2)))  # one quote, apart
+
+    def visit_literal_block(self, node: nodes.literal_block) -> None:
+        self._push_status(escape_text=False, preserve_line_breaks=True)  # as the translator does
+        fence = _fence(node.astext())
+        self._fences.append(fence)
+        self.add(fence + node.get("language", ""), prefix_eol=1, suffix_eol=1)
+
+    def depart_literal_block(self, node: nodes.literal_block) -> None:
+        self.add(self._fences.pop(), prefix_eol=1, suffix_eol=2)
+        self._pop_status()
 
     def visit_raw(self, node: nodes.raw) -> None:
         if "html" in node.get("format", "").split():
