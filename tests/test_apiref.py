@@ -283,6 +283,44 @@ def test_a_build_against_a_changed_docstring_fails_naming_the_erratum(tmp_path, 
     assert "'partitioner-default-device'" in log(result) and "api-errata.toml" in log(result)
 
 
+
+# The errata added for issue 22, each with a change of its docstring sentence in
+# the installed torch_tensorrt file (retrace's recommendation first).
+CHANGED_SENTENCES = [
+    ("save-retrace-recommended", "_compile.py", "This is the recommended approach", "This is one approach"),
+    ("compile-inputs-required", "_compile.py", "This argument is required.", "Pass it or arg_inputs."),
+    ("dynamo-compile-torchscript", "dynamo/_compiler.py", "Takes a existing TorchScript", "Takes an exported"),
+    ("partitioner-non-default-gpu", "executorch/partitioner.py", "should pre-populate", "may fill in"),
+]
+
+
+@pytest.mark.parametrize(("erratum", "file", "old", "new"), CHANGED_SENTENCES, ids=[c[0] for c in CHANGED_SENTENCES])
+def test_each_new_erratum_fails_when_its_docstring_changes(tmp_path, model, table, erratum, file, old, new):
+    planted = _planted_copy(tmp_path, model)
+    source = planted / "torch_tensorrt" / file
+    text = source.read_text(encoding="utf-8")
+    assert old in text, (file, old)
+    source.write_text(text.replace(old, new), encoding="utf-8")
+    changed = apimodel.load([planted, *model.search_paths])
+    with pytest.raises(apidata.ApiDataError, match=rf"api-errata\.toml: errata\[\d+\] '{erratum}': "
+                                                  r"the installed docstring of \S+ \(.*\) no longer says"):
+        apidata.load_data(DATA, ERRATA, changed, table)
+
+
+@pytest.mark.parametrize("erratum", ["runtime-concurrent", "runtime-load-program-trt"])
+def test_executorchs_errata_are_checked_against_its_docstrings(tmp_path, model, table, erratum):
+    """executorch's docstrings are too many files to copy: the planted change is to
+    the erratum's quote, which the check compares with the installed docstring."""
+    text = ERRATA.read_text(encoding="utf-8")
+    start = text.index(f'id = "{erratum}"')
+    quote = text.index("quote = ", start)
+    planted = _write(tmp_path / "api-errata.toml", text[:quote] + 'quote = "Not a sentence it has. "' +
+                     text[text.index("\n", quote):])
+    with pytest.raises(apidata.ApiDataError, match=rf"errata\[\d+\] '{erratum}': the installed docstring of "
+                                                  r"executorch\.runtime\.\S+ \(.*\) no longer says"):
+        apidata.load_data(DATA, planted, model, table)
+    assert apidata.load_data(DATA, ERRATA, model, table)  # the real quotes hold
+
 def _write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path

@@ -26,6 +26,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx_markdown_builder.contexts import IndentContext, SubContextParams
 from sphinx_markdown_builder.translator import MarkdownTranslator, pushing_context
 
@@ -48,8 +49,9 @@ def twin_name(html_name: str) -> str:
 
 def _quote(title: list[nodes.Node], body: list[nodes.Node], classes: list[str]) -> nodes.block_quote:
     quote = nodes.block_quote(classes=classes)
-    if title:
-        quote += nodes.paragraph("", "", nodes.strong("", "", *title))
+    if title:  # in bold, unless it has its own bold words (the banner's status)
+        bold = any(isinstance(n, nodes.strong) for node in title for n in node.findall(nodes.strong))
+        quote += nodes.paragraph("", "", *title) if bold else nodes.paragraph("", "", nodes.strong("", "", *title))
     quote.extend(body)
     return quote
 
@@ -60,6 +62,11 @@ def _twin_uri(uri: str) -> str:
     if path.endswith(".html") and "://" not in path:
         path = twin_name(path)
     return path + hash_ + fragment
+
+
+def _admonition(node: nodes.Node) -> bool:
+    """A note, a tip, a titled admonition; not an API entry (Sphinx's ``desc`` is one too)."""
+    return isinstance(node, nodes.Admonition) and not isinstance(node, addnodes.desc)
 
 
 def _admonition_title(node: nodes.Element) -> str:
@@ -79,7 +86,7 @@ def plain(doctree: nodes.document, docname: str, images: dict[str, str], imagedi
         title = list(summary.children) if summary is not None else []
         body = [child for child in box.children if child is not summary]
         box.replace_self(_quote(title, body, box["classes"]))
-    for admonition in list(doctree.findall(nodes.Admonition)):  # note, tip, ..., and titled ones
+    for admonition in list(doctree.findall(_admonition)):
         title = next((c for c in admonition.children if isinstance(c, nodes.title)), None)
         body = [child for child in admonition.children if child is not title]
         words = list(title.children) if title is not None else [nodes.Text(_admonition_title(admonition))]
