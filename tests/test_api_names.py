@@ -165,7 +165,8 @@ def _codelinks_site(tmp_path: Path, extra: str) -> Path:
 
 @pytest.mark.build
 def test_a_planted_unlinked_call_fails_the_build(tmp_path):
-    root = _codelinks_site(tmp_path, "\n## Planted\n\n```{code-cell} ipython3\nlayer = torch.nn.Bilinear(2, 2, 3)\n```\n")
+    root = _codelinks_site(tmp_path, "\n## Planted\n\n```{code-cell} ipython3\n"
+                                     "layer = torch.nn.Bilinear(2, 2, 3)\n```\n")
     result = sphinx_build(root, root / "_build", env=ENV)
     assert result.returncode != 0
     assert re.search(r"save-and-export\.md:\d+: ERROR: code cell \d+, line 1: `torch\.nn\.Bilinear` links nowhere",
