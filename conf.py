@@ -37,6 +37,7 @@ extensions = [
     "trtdocs.failures",  # errors hold on every build until their cause is gone
     "trtdocs.site",  # the site at any width and in either theme: tables, diagrams, maintainer pages
     "trtdocs.drift",  # drift guards: install commands, API use, C++ blocks
+    "trtdocs.llms",  # for tools: a Markdown twin of every page, llms.txt, llms-full.txt
 ]
 
 # Sphinx reads only these; venvs, tests and the README stay out.

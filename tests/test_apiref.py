@@ -16,6 +16,7 @@ from sitebuild import REPO, copy_fixture, log, sphinx_build
 from trtdocs.api import data as apidata
 from trtdocs.api import index as api_index
 from trtdocs.api import model as apimodel
+from trtdocs.api import render
 from trtdocs.features.validate import load as load_features
 
 DATA = REPO / "docs" / "data" / "api.toml"
@@ -143,7 +144,21 @@ def test_signatures_carry_the_installed_defaults(page, model):
             if p.kind in (p.kind.var_keyword, p.kind.var_positional):
                 assert shown[p.name] is None
             else:
-                assert shown[p.name] == p.default, f"{path}({p.name}): {shown[p.name]!r} != {p.default!r}"
+                want = render.default_text(model, p) if p.default is not None else None
+                assert shown[p.name] == want, f"{path}({p.name}): {shown[p.name]!r} != {want!r}"
+
+
+def test_defaults_named_by_a_constant_show_its_value(page, model):
+    """dynamo.compile's defaults are module constants (``_defaults.MIN_BLOCK_SIZE``):
+    the signature shows their values, read from griffe's model of that module."""
+    constants = apimodel.get(model, "torch_tensorrt.dynamo._defaults").members
+    sig = page.find(id="torch_tensorrt.dynamo.compile")
+    shown = {em.find("span", class_="n").get_text(): em.find("span", class_="default_value").get_text()
+             for em in sig.find_all("em", class_="sig-param")
+             if em.find("span", class_="n") is not None and em.find("span", class_="default_value") is not None}
+    assert shown["min_block_size"] == str(constants["MIN_BLOCK_SIZE"].value) == "5"
+    assert shown["engine_capability"] == "_defaults.ENGINE_CAPABILITY"  # not a literal: the source's text
+    assert str(constants["ENGINE_CAPABILITY"].value) == "EngineCapability.STANDARD"
 
 
 def test_source_links_follow_the_installed_version(page, site, model):
@@ -157,9 +172,11 @@ def test_source_links_follow_the_installed_version(page, site, model):
         assert source is not None, path
         link = source.find("a")
         assert link["href"] == apimodel.source_url(model, obj)
-        version = model.versions[path.split(".")[0] if path.startswith("torch_tensorrt_") else "torch_tensorrt"]
-        assert f"/v{model.versions['torch_tensorrt']}/" in link["href"] and link["href"].endswith(f"#L{obj.lineno}")
-        assert apimodel.site_relative(model, obj) in source.get_text() and version in source.get_text()
+        root = path.split(".")[0]
+        upstream = apimodel.UPSTREAM[root]
+        tag = model.version_of(upstream.tag_of)  # the runtime wheel is built from torch_tensorrt's tag
+        assert link["href"].startswith(f"{upstream.repo}/blob/v{tag}/") and link["href"].endswith(f"#L{obj.lineno}")
+        assert apimodel.site_relative(model, obj) in source.get_text() and model.versions[root] in source.get_text()
 
 
 def _field_labels(entry) -> set[str]:
@@ -266,6 +283,44 @@ def test_a_build_against_a_changed_docstring_fails_naming_the_erratum(tmp_path, 
     assert "'partitioner-default-device'" in log(result) and "api-errata.toml" in log(result)
 
 
+
+# The errata added for issue 22, each with a change of its docstring sentence in
+# the installed torch_tensorrt file (retrace's recommendation first).
+CHANGED_SENTENCES = [
+    ("save-retrace-recommended", "_compile.py", "This is the recommended approach", "This is one approach"),
+    ("compile-inputs-required", "_compile.py", "This argument is required.", "Pass it or arg_inputs."),
+    ("dynamo-compile-torchscript", "dynamo/_compiler.py", "Takes a existing TorchScript", "Takes an exported"),
+    ("partitioner-non-default-gpu", "executorch/partitioner.py", "should pre-populate", "may fill in"),
+]
+
+
+@pytest.mark.parametrize(("erratum", "file", "old", "new"), CHANGED_SENTENCES, ids=[c[0] for c in CHANGED_SENTENCES])
+def test_each_new_erratum_fails_when_its_docstring_changes(tmp_path, model, table, erratum, file, old, new):
+    planted = _planted_copy(tmp_path, model)
+    source = planted / "torch_tensorrt" / file
+    text = source.read_text(encoding="utf-8")
+    assert old in text, (file, old)
+    source.write_text(text.replace(old, new), encoding="utf-8")
+    changed = apimodel.load([planted, *model.search_paths])
+    with pytest.raises(apidata.ApiDataError, match=rf"api-errata\.toml: errata\[\d+\] '{erratum}': "
+                                                  r"the installed docstring of \S+ \(.*\) no longer says"):
+        apidata.load_data(DATA, ERRATA, changed, table)
+
+
+@pytest.mark.parametrize("erratum", ["runtime-concurrent", "runtime-load-program-trt"])
+def test_executorchs_errata_are_checked_against_its_docstrings(tmp_path, model, table, erratum):
+    """executorch's docstrings are too many files to copy: the planted change is to
+    the erratum's quote, which the check compares with the installed docstring."""
+    text = ERRATA.read_text(encoding="utf-8")
+    start = text.index(f'id = "{erratum}"')
+    quote = text.index("quote = ", start)
+    planted = _write(tmp_path / "api-errata.toml", text[:quote] + 'quote = "Not a sentence it has. "' +
+                     text[text.index("\n", quote):])
+    with pytest.raises(apidata.ApiDataError, match=rf"errata\[\d+\] '{erratum}': the installed docstring of "
+                                                  r"executorch\.runtime\.\S+ \(.*\) no longer says"):
+        apidata.load_data(DATA, planted, model, table)
+    assert apidata.load_data(DATA, ERRATA, model, table)  # the real quotes hold
+
 def _write(path: Path, text: str) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
@@ -310,7 +365,7 @@ def test_prose_literals_link_to_their_entries(site):
             "torch_tensorrt_executorch_runtime.runtime.Program",
             "torch_tensorrt.executorch.TensorRTPartitioner"} <= targets
     # an undocumented but real name, and a later release's mapped name, stay literals
-    for name in ("torch_tensorrt.Input", "torch_tensorrt_executorch_runtime.register()"):
+    for name in ("torch_tensorrt.Device", "torch_tensorrt_executorch_runtime.register()"):
         code = prose.find("code", string=name) or next(
             c for c in prose.find_all("code") if c.get_text() == name)
         assert code.find_parent("a") is None

@@ -20,7 +20,7 @@ LINE_BUDGET = 400
 OVER_BUDGET: Mapping[str, str] = {}
 # The parts conf.py lists (each a Sphinx extension).
 PARTS = ("trtdocs.notebooks", "trtdocs.output", "trtdocs.features", "trtdocs.api", "trtdocs.datatables",
-         "trtdocs.benchresults", "trtdocs.failures", "trtdocs.site", "trtdocs.drift")
+         "trtdocs.benchresults", "trtdocs.failures", "trtdocs.site", "trtdocs.drift", "trtdocs.llms")
 
 
 def modules(package: Path = PACKAGE) -> dict[str, Path]:

@@ -89,6 +89,8 @@ class TrtdocsConfig:
     api_data_file: str = setting(str(_DATA / "api.toml"), "options, features and upstream labels of "
                                  "the API reference")
     api_errata_file: str = setting(str(_DATA / "api-errata.toml"), "notes on wrong docstring sentences")
+    api_links_file: str = setting(str(_DATA / "api-links.toml"), "upstream pages of names the code calls, "
+                                  "and the names left unlinked with the reason")
     api_search_paths: list[str] = setting([], "folders griffe reads the packages from; [] = this "
                                           "interpreter's site-packages", check=_strings)
     # -- tables of data files (trtdocs.datatables)

@@ -26,13 +26,14 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
+    from .api.names import CellPage, UseSite
     from .api.site import ApiSite
     from .features.model import FeaturesTable
     from .notebooks.plan import BuildContext, PagePlan
 
 # Bump when what the environment keeps changes shape (PagePlan and friends), so
 # that Sphinx discards an environment pickled by older code.
-ENV_VERSION = 8
+ENV_VERSION = 9
 
 
 def _per_build() -> Any:
@@ -50,6 +51,14 @@ class BuildState:
     report_docs: set[str] = dataclasses.field(default_factory=set)
     # pages made from the installed API (the reference, checked literals, linked code)
     api_docs: set[str] = dataclasses.field(default_factory=set)
+    # each notebook page's code cells, and the pages read since their names were last checked
+    # (trtdocs.api.backrefs: checked once every page is read, on a site with the API reference)
+    api_cells: dict[str, CellPage] = dataclasses.field(default_factory=dict)
+    api_unchecked: set[str] = dataclasses.field(default_factory=set)
+    # where each page's shown code cells use a name that links (trtdocs.api.backrefs, trtdocs.api.names.UseSite)
+    api_uses: dict[str, tuple[UseSite, ...]] = dataclasses.field(default_factory=dict)
+    # pages that list those uses ("Used in"): written again when a page's uses change
+    backref_docs: set[str] = dataclasses.field(default_factory=set)
     # -- across builds: the installed API's key when api_docs were last read
     api_key: str = ""
     # the C++ blocks the drift guard did not compile, by page: ((code, header, reason), ...)
@@ -59,12 +68,17 @@ class BuildState:
     features: FeaturesTable | None = _per_build()  # trtdocs.features: loaded at builder-inited
     context: BuildContext | None = _per_build()  # trtdocs.notebooks: the gating's inputs
     api: ApiSite | None = _per_build()  # trtdocs.api: the installed API, loaded on first use
+    api_uses_before: dict[str, tuple[UseSite, ...]] | None = _per_build()  # api_uses before this build read
 
     def purge(self, docname: str) -> None:
         self.plans.pop(docname, None)
         self.feature_refs.pop(docname, None)
         self.report_docs.discard(docname)
         self.api_docs.discard(docname)
+        self.api_cells.pop(docname, None)
+        self.api_unchecked.discard(docname)
+        self.api_uses.pop(docname, None)
+        self.backref_docs.discard(docname)
 
     def merge(self, docnames: set[str], other: BuildState) -> None:
         """Take what ``other`` (a parallel reader's state) holds for ``docnames``."""
@@ -73,8 +87,14 @@ class BuildState:
                 self.plans[doc] = other.plans[doc]
             if doc in other.feature_refs:
                 self.feature_refs[doc] = other.feature_refs[doc]
+            if doc in other.api_cells:
+                self.api_cells[doc] = other.api_cells[doc]
+            if doc in other.api_uses:
+                self.api_uses[doc] = other.api_uses[doc]
         self.report_docs |= other.report_docs & docnames
+        self.api_unchecked |= other.api_unchecked & docnames
         self.api_docs |= other.api_docs & docnames
+        self.backref_docs |= other.backref_docs & docnames
 
     def __getstate__(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if not f.metadata.get("per_build")}

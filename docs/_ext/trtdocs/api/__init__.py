@@ -11,7 +11,11 @@ of it.
 * :mod:`.site`: the API one build sees, loaded when a page first asks;
 * :mod:`.sphinx`: ``{api-module}`` and ``{api-feature}``;
 * :mod:`.xref`: code literals in prose that name a documented object link to it;
-* :mod:`.codelinks`: names in code cells link to their entries.
+* :mod:`.external`: the other installed packages (torch), read file by file (pure);
+* :mod:`.links`: ``docs/data/api-links.toml``: upstream pages and unlinked names (pure);
+* :mod:`.names`: every name a code cell calls has a home (pure);
+* :mod:`.codelinks`: names in code cells link to their entries, or upstream;
+* :mod:`.backrefs`: the names check in the build, and each entry's "Used in".
 
 The drift guard :mod:`trtdocs.drift.api` checks the notebooks against the same model.
 """
@@ -26,9 +30,10 @@ if TYPE_CHECKING:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    from . import codelinks, sphinx, xref
+    from . import backrefs, codelinks, sphinx, xref
 
     sphinx.setup(app)
     xref.setup(app)
     codelinks.setup(app)
+    backrefs.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

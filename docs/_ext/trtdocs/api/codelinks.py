@@ -46,8 +46,9 @@ from sphinx.util import logging
 
 from .. import state
 from ..vocab import API_PACKAGES
+from .names import ENTRY, UPSTREAM, Target, targets
 from .sphinx import site_of
-from .uses import Use, cell_uses
+from .uses import Use
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -72,39 +73,32 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
-def links_of(text: str, uses: list[Use],
-             documented: Callable[[str], str | None]) -> list[tuple[int, int, str]]:
-    """Spans of ``text`` to link: (start, end, documented name), in order, not
-    overlapping. Of the names written from one place (``torch_tensorrt``,
-    ``torch_tensorrt.save``) only the whole chain counts: it links when the
-    reference documents it, and no part of it links otherwise
-    (``torch_tensorrt.Input`` stays text, its module part too)."""
+def links_of(text: str, cell: list[tuple[Use, Target | None]]) -> list[tuple[int, int, str, str]]:
+    """Spans of ``text`` to link: (start, end, title, target), in order, not
+    overlapping; ``target`` is ``py:<name>`` for an entry of the reference, else
+    the upstream page's URL. ``cell`` holds the cell's whole names with their
+    targets (:func:`.names.targets`): a name links whole or not at all
+    (``torch_tensorrt.Input`` as one link; a name left unlinked, all text)."""
     starts = _line_starts(text)
-    whole: dict[tuple[int, int], Use] = {}
-    for use in uses:
-        key = (use.line, use.start)
-        if key not in whole or use.end > whole[key].end:
-            whole[key] = use
-    out: list[tuple[int, int, str]] = []
-    for (line, start), use in sorted(whole.items()):
-        name = None if use.instance else documented(use.path)
-        if name is None:
+    out: list[tuple[int, int, str, str]] = []
+    for use, target in cell:
+        if target is None or target.kind not in (ENTRY, UPSTREAM):
             continue
-        a, b = starts[line - 1] + start, starts[line - 1] + use.end
+        a, b = starts[use.line - 1] + use.start, starts[use.line - 1] + use.end
         if out and a < out[-1][1]:
             continue  # inside a longer name already linked
-        out.append((a, b, name))
+        out.append((a, b, target.name, f"py:{target.name}" if target.kind == ENTRY else target.url))
     return out
 
 
-def _cell_blocks(doctree: nodes.document) -> list[nodes.literal_block]:
+def cell_blocks(doctree: nodes.document) -> list[nodes.literal_block]:
     """The shown code cells' source blocks, in page order (myst-nb's containers)."""
     return [block for container in doctree.findall(nodes.container)
             if container.get("nb_element") == "cell_code_source"
             for block in container.findall(nodes.literal_block)]
 
 
-def _sources(path: Path, shown: list[str]) -> tuple[list[str], list[int | None]]:
+def cell_sources(path: Path, shown: list[str]) -> tuple[list[str], list[int | None]]:
     """Every code cell's source in notebook order, with the shown blocks' texts in
     place of their cells', and for each the index of its shown block (None for a
     removed cell). Hidden cells still bind names (``import`` in a removed cell)."""
@@ -134,7 +128,7 @@ def _sources(path: Path, shown: list[str]) -> tuple[list[str], list[int | None]]
 def note(app: Sphinx, doctree: nodes.document) -> None:
     """At doctree-read: a page whose code names one of the packages is read again
     when the installed API changes (its links may change)."""
-    if any(_PACKAGE.search(b.astext()) for b in _cell_blocks(doctree)):
+    if any(_PACKAGE.search(b.astext()) for b in cell_blocks(doctree)):
         state.of(app.env).api_docs.add(app.env.docname)
 
 
@@ -145,18 +139,16 @@ def _has_reference(app: Sphinx) -> bool:
 
 def collect(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """At doctree-resolved: the links of each shown code cell, on its literal block."""
-    blocks = _cell_blocks(doctree)
+    blocks = cell_blocks(doctree)
     if not blocks or not _has_reference(app):
         return
     shown = [b.astext() for b in blocks]
-    sources, index = _sources(Path(app.env.doc2path(docname)), shown)
-    if not any(_PACKAGE.search(source) for source in sources):
-        return  # names none of the packages: nothing to link, and the API stays unloaded
+    sources, index = cell_sources(Path(app.env.doc2path(docname)), shown)
     api = site_of(app.env)
-    for source, j, uses in zip(sources, index, cell_uses(sources, api.index)):
+    for source, j, cell in zip(sources, index, targets(sources, api.resolver)):
         if j is None or blocks[j].get("language") not in ("ipython3", "ipython", "python", "python3", "py"):
             continue
-        links = links_of(source, uses, api.documented_name)
+        links = links_of(source, cell)
         if links:
             blocks[j][ATTR] = links
             blocks[j]["classes"].append(CLASS)
@@ -210,7 +202,8 @@ def link_tokens(pre: str, text: str, links: list[tuple[int, int, str, str]]) -> 
                 ok = False
         if not ok or depth != 0 or first in before or last in after:
             continue
-        before[first] = (f'<a class="reference internal {LINK_CLASS}" href="{html.escape(href)}" '
+        kind = "external" if "://" in href else "internal"
+        before[first] = (f'<a class="reference {kind} {LINK_CLASS}" href="{html.escape(href)}" '
                          f'title="{html.escape(title)}">')
         after[last] = "</a>"
         taken = last
@@ -244,12 +237,13 @@ def rewrite(app: Sphinx, pagename: str, templatename: str, context: dict, doctre
         if pre is None:
             continue
         links = []
-        for start, end, name in block[ATTR]:
-            entry = objects.get(name)
-            if entry is None:
-                continue  # not an entry on this site (its page not built): text
-            uri = app.builder.get_relative_uri(pagename, entry.docname)
-            links.append((start, end, name, f"{uri}#{entry.node_id}"))
+        for start, end, name, target in block[ATTR]:
+            if target.startswith("py:"):
+                entry = objects.get(target[3:])
+                if entry is None:
+                    continue  # not an entry on this site (its page not built): text
+                target = f"{app.builder.get_relative_uri(pagename, entry.docname)}#{entry.node_id}"
+            links.append((start, end, name, target))
         out += [body[pos:pre.start(2)], link_tokens(pre.group(2), block.astext(), links)]
         pos = pre.end(2)
     out.append(body[pos:])

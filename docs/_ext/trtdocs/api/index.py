@@ -41,7 +41,7 @@ class ApiIndex:
     modules: Mapping[str, griffe.Module]  # import name -> griffe module tree
     versions: Mapping[str, str]  # import name -> version of the distribution on the search path
     search_paths: list[str]  # site-packages folders griffe reads
-    _extra: dict[str, griffe.Module] = dataclasses.field(default_factory=dict)  # namespace subpackages
+    _model: model.ApiModel | None = None  # where namespace subpackages are kept once visited
 
     @classmethod
     def load(cls, search_paths: Iterable[Path | str] | None = None) -> ApiIndex:
@@ -50,7 +50,7 @@ class ApiIndex:
 
     @classmethod
     def of(cls, api: model.ApiModel) -> ApiIndex:
-        return cls(api.modules, api.versions, list(api.search_paths))
+        return cls(api.modules, api.versions, list(api.search_paths), api)
 
     def lookup(self, path: str) -> griffe.Object:
         """The object at ``path``; raises Missing or Unknown."""
@@ -68,10 +68,28 @@ class ApiIndex:
             elif obj.is_module and (sub := self._load_namespace_child(obj, part)) is not None:
                 obj = sub  # a folder without __init__.py, which griffe does not walk into
             elif not (obj.is_module or obj.is_class):
-                raise Unknown(path)  # members of an attribute's or a property's value: types not followed
+                value = self._value_class(obj)  # an attribute's or a property's value: its class, if known
+                if value is None:
+                    raise Unknown(path)
+                obj = self.lookup(f"{value}.{part}")
             else:
                 raise Missing(".".join([root, *parts[:i + 1]]))
         return target(obj)
+
+    def _value_class(self, obj: griffe.Object) -> str | None:
+        """The class of an attribute's value (its annotation, or the class its value
+        calls: ``self.registry = BackendRegistry(...)``), or of a property's result,
+        when it is in a loaded package."""
+        expr = obj.annotation if obj.is_attribute else obj.returns if obj.is_function else None
+        if expr is None and obj.is_attribute and isinstance(obj.value, griffe.ExprCall):
+            expr = obj.value.function
+        path = getattr(expr, "canonical_path", None)
+        if not path or path.split(".")[0] not in self.modules:
+            return None
+        try:
+            return path if self.lookup(path).is_class else None
+        except (Missing, Unknown):
+            return None
 
     def _inherited(self, cls: griffe.Object, name: str, depth: int = 0) -> griffe.Object:
         """``name`` from a base class, resolved through :meth:`lookup` (griffe leaves
@@ -97,26 +115,10 @@ class ApiIndex:
         raise Missing(f"{cls.path}.{name}")
 
     def _load_namespace_child(self, module: griffe.Object, name: str) -> griffe.Object | None:
-        """A submodule griffe did not walk into: a folder without ``__init__.py``, or a
-        module file inside one. Visited from its source, never imported."""
-        key = f"{module.path}.{name}"
-        if key in self._extra:
-            return self._extra[key]
-        files = module.filepath if isinstance(module.filepath, list) else [module.filepath]
-        for f in files:
-            folder = f if f.is_dir() else f.parent if f.name == "__init__.py" else None
-            if folder is None:
-                continue
-            if (folder / name).is_dir() and not (folder / name / "__init__.py").exists():
-                sub = griffe.Module(name, filepath=[folder / name], parent=module)
-            elif (folder / f"{name}.py").is_file():
-                py = folder / f"{name}.py"
-                sub = griffe.visit(name, py, py.read_text(encoding="utf-8"), parent=module)
-            else:
-                continue
-            self._extra[key] = sub
-            return sub
-        return None
+        """A submodule griffe did not walk into (:func:`.model.namespace_child`)."""
+        if self._model is None:
+            return None
+        return model.namespace_child(self._model, module, name)
 
     @cached_property
     def popped_kwargs(self) -> Mapping[str, frozenset[str]]:

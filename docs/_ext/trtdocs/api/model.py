@@ -27,15 +27,35 @@ from types import MappingProxyType
 
 import griffe
 
-from ..vocab import API_PACKAGES, PACKAGES, TORCH_TENSORRT
+from ..vocab import API_PACKAGES, EXECUTORCH, PACKAGES, TORCH_TENSORRT
 from . import cache
 
-# Module -> the names the reference covers; None = the module's __all__.
+# Module -> the names the reference covers; None = the module's __all__. The
+# guide's own packages whole; of torch_tensorrt and executorch, what the guide's
+# code calls (the names check, :mod:`.names`, fails on a name it calls that is
+# neither here, nor linked upstream, nor excused in docs/data/api-links.toml).
 COVERED: Mapping[str, tuple[str, ...] | None] = MappingProxyType({
-    "torch_tensorrt": ("save", "load"),  # as they concern the executorch format
+    "torch_tensorrt": ("compile", "Input", "save", "load"),
+    "torch_tensorrt.dynamo": ("compile", "export"),
     "torch_tensorrt.executorch": None,
+    "torch_tensorrt.executorch.serialization": ("deserialize_engine",),
     "torch_tensorrt_executorch_runtime": None,
     "torch_tensorrt_executorch_runtime.runtime": None,
+    "executorch.exir": ("to_edge_transform_and_lower", "EdgeProgramManager", "ExecutorchProgramManager",
+                        "ExecutorchBackendConfig"),
+    "executorch.exir.passes": ("MemoryPlanningPass",),
+    "executorch.exir.passes.init_mutable_pass": ("InitializedMutableBufferPass",),
+    "executorch.exir.passes.propagate_device_config": ("PropagateDeviceConfig",),
+    "executorch.exir.passes.propagate_device_pass": ("TARGET_DEVICE_COMPILE_SPEC_KEY",),
+    "executorch.exir.schema": ("DeviceType",),
+    "executorch.exir.backend.partitioner": ("Partitioner", "DelegationSpec", "PartitionResult"),
+    "executorch.exir.backend.backend_details": ("BackendDetails", "PreprocessResult"),
+    "executorch.exir.backend.compile_spec_schema": ("CompileSpec",),
+    "executorch.backends.xnnpack.partition.xnnpack_partitioner": ("XnnpackPartitioner",),
+    "executorch.backends.cuda.cuda_partitioner": ("CudaPartitioner",),
+    "executorch.backends.cuda.cuda_backend": ("CudaBackend",),
+    "executorch.backends.aoti.aoti_backend": ("AotiBackend",),  # CudaBackend's methods are defined here
+    "executorch.runtime": ("Runtime", "Program", "Method", "BackendRegistry"),
 })
 
 
@@ -55,6 +75,8 @@ UPSTREAM: Mapping[str, Upstream] = MappingProxyType({
     "torch_tensorrt_executorch_runtime": Upstream(
         "https://github.com/pytorch/TensorRT",
         "py/torch-tensorrt-executorch-runtime/torch_tensorrt_executorch_runtime", TORCH_TENSORRT),
+    # the executorch wheel maps the repository's top folders (exir/, backends/, runtime/) into the package
+    "executorch": Upstream("https://github.com/pytorch/executorch", "", EXECUTORCH),
 })
 
 
@@ -65,6 +87,8 @@ class ApiModel:
     modules: Mapping[str, griffe.Module]  # import name -> griffe module tree
     versions: Mapping[str, str]  # import name -> version of its distribution on the search path
     search_paths: tuple[str, ...]  # the folders griffe reads (site-packages)
+    # dotted path -> a module griffe did not walk into (a folder without __init__.py), visited on first use
+    namespace: dict[str, griffe.Module] = dataclasses.field(default_factory=dict, compare=False)
 
     def version_of(self, dist: str) -> str | None:
         for name in API_PACKAGES:
@@ -148,8 +172,8 @@ def source_url(model: ApiModel, obj: griffe.Object) -> str | None:
     version = model.version_of(upstream.tag_of) if upstream else None
     if upstream is None or version is None:
         return None
-    inside = Path(site_relative(model, obj)).relative_to(root).as_posix()
-    return f"{upstream.repo}/blob/v{version}/{upstream.prefix}/{inside}#L{obj.lineno}"
+    inside = Path(upstream.prefix, Path(site_relative(model, obj)).relative_to(root)).as_posix()
+    return f"{upstream.repo}/blob/v{version}/{inside}#L{obj.lineno}"
 
 
 # -- what the reference documents --------------------------------------------------
@@ -173,12 +197,41 @@ def public_objects(model: ApiModel) -> dict[str, griffe.Object]:
 
 
 def get(model: ApiModel, path: str) -> griffe.Object:
-    """The object at a dotted ``path`` of the model (aliases followed)."""
+    """The object at a dotted ``path`` of the model (aliases followed; modules in
+    folders without ``__init__.py`` visited from their source)."""
     root, *parts = path.split(".")
     obj: griffe.Object = model.modules[root]
     for part in parts:
+        if part not in obj.members and obj.is_module:
+            child = namespace_child(model, obj, part)
+            if child is not None:
+                obj = child
+                continue
         obj = target(obj.members[part])
     return obj
+
+
+def namespace_child(model: ApiModel, module: griffe.Object, name: str) -> griffe.Module | None:
+    """A submodule griffe did not walk into: a folder without ``__init__.py``, or a
+    module file inside one. Visited from its source, never imported; kept on the model."""
+    key = f"{module.path}.{name}"
+    if key in model.namespace:
+        return model.namespace[key]
+    files = module.filepath if isinstance(module.filepath, list) else [module.filepath]
+    for f in files:
+        folder = f if f.is_dir() else f.parent if f.name == "__init__.py" else None
+        if folder is None:
+            continue
+        if (folder / name).is_dir() and not (folder / name / "__init__.py").exists():
+            sub = griffe.Module(name, filepath=[folder / name], parent=module)
+        elif (folder / f"{name}.py").is_file():
+            py = folder / f"{name}.py"
+            sub = griffe.visit(name, py, py.read_text(encoding="utf-8"), parent=module)
+        else:
+            continue
+        model.namespace[key] = sub
+        return sub
+    return None
 
 
 def target(obj: griffe.Object | griffe.Alias) -> griffe.Object:

@@ -16,6 +16,7 @@ backquotes for code); docutils' global role table is left alone.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 
@@ -74,10 +75,18 @@ def _indent(text: str, prefix: str) -> list[str]:
 
 
 def _field(name: str, body: str, prefix: str) -> list[str]:
-    lines = body.strip().splitlines() or [""]
+    body = body.strip()
+    if "\n\n" in body:  # blocks: the body starts on its own line, so that its indentation is the field's
+        return [f"{prefix}:{name}:", *_indent(body, prefix + "   "), ""]
+    lines = body.splitlines() or [""]
     out = [f"{prefix}:{name}: {lines[0]}".rstrip()]
     out += _indent("\n".join(lines[1:]), prefix + "   ")
     return out
+
+
+def _escaped(name: str) -> str:
+    """A parameter's name in a field (``**kwargs``: stars are markup there)."""
+    return name.replace("*", "\\*")
 
 
 def _annotation(expr: object) -> str:
@@ -87,7 +96,26 @@ def _annotation(expr: object) -> str:
     return text
 
 
-def signature(obj: griffe.Object, name: str) -> str:
+def default_text(api: ApiModel, param: griffe.Parameter) -> str:
+    """A parameter's default as the signature shows it: the value of a module
+    constant it names (``_defaults.MIN_BLOCK_SIZE`` shows ``5``) when that
+    value is a literal, else its source text."""
+    path = getattr(param.default, "canonical_path", None)
+    if path and path.split(".")[0] in api.modules:
+        try:
+            constant = get(api, path)
+        except (KeyError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+            return str(param.default)
+        if constant.is_attribute and constant.value is not None:
+            try:
+                ast.literal_eval(str(constant.value))
+            except (ValueError, SyntaxError):
+                return str(param.default)
+            return str(constant.value)
+    return str(param.default)
+
+
+def signature(obj: griffe.Object, name: str, api: ApiModel) -> str:
     """``name(params) -> returns`` with annotations and defaults, from the source."""
     parts: list[str] = []
     star = False
@@ -105,7 +133,8 @@ def signature(obj: griffe.Object, name: str) -> str:
             text += f": {_annotation(p.annotation)}"
         if p.default is not None and kind not in (griffe.ParameterKind.var_positional,
                                                   griffe.ParameterKind.var_keyword):
-            text += f" = {p.default}" if p.annotation is not None else f"={p.default}"
+            default = default_text(api, p)
+            text += f" = {default}" if p.annotation is not None else f"={default}"
         parts.append(text)
         if kind is griffe.ParameterKind.positional_only and (
                 i + 1 == len(plist) or plist[i + 1].kind is not griffe.ParameterKind.positional_only):
@@ -146,11 +175,11 @@ class Renderer:
         if obj.is_class:
             exception = any(str(b).endswith(("Error", "Exception")) for b in obj.bases)
             kind = "exception" if exception else "class"
-            head = [f"{prefix}.. py:{kind}:: {signature(obj, name) if params(obj) else name}"]
+            head = [f"{prefix}.. py:{kind}:: {signature(obj, name, self.model) if params(obj) else name}"]
         elif obj.is_function:
             method = prefix != ""
             kind = "method" if method else "function"
-            head = [f"{prefix}.. py:{kind}:: {signature(obj, name)}"]
+            head = [f"{prefix}.. py:{kind}:: {signature(obj, name, self.model)}"]
             if "staticmethod" in obj.labels:
                 head.append(f"{body}:staticmethod:")
         elif obj.is_attribute and "property" in obj.labels:
@@ -188,7 +217,7 @@ class Renderer:
 
     def docstring(self, path: str, obj: griffe.Object, body: str) -> list[str]:
         lines: list[str] = []
-        sections = obj.docstring.parse(DOCSTRING_STYLE) if obj.docstring else []
+        sections = obj.docstring.parse(DOCSTRING_STYLE, warnings=False) if obj.docstring else []
         documented: set[str] = set()
         for section in sections:
             kind = section.kind.value
@@ -202,10 +231,10 @@ class Renderer:
                     lines += self.param(path, "param", p.name, p.description, p.annotation, body)
             elif kind == "raises":
                 for r in section.value:
-                    lines += _field(f"raises {r.annotation}", r.description, body)
+                    lines += _field(f"raises {r.annotation}", self.prose(r.description), body)
             elif kind == "returns":
                 for r in section.value:
-                    lines += _field("returns", r.description, body)
+                    lines += _field("returns", self.prose(r.description), body)
                     if r.annotation is not None:
                         lines += [f"{body}:rtype: ``{_annotation(r.annotation)}``"]
             elif kind == "examples":
@@ -215,6 +244,11 @@ class Renderer:
                     else:
                         lines += _indent(text, body)
                     lines.append("")
+            elif kind == "attributes":
+                lines += [f"{body}.. rubric:: Attributes", ""]
+                for a in section.value:
+                    head = f"``{a.name}``" + (f" (``{_annotation(a.annotation)}``)" if a.annotation is not None else "")
+                    lines += [f"{body}{head}", *_indent(a.description.strip() or "\\", body + "   "), ""]
             elif kind == "admonition":
                 lines += [f"{body}.. admonition:: {section.title or section.value.annotation}", "",
                           *_indent(section.value.description, body + "   ")]
@@ -237,17 +271,25 @@ class Renderer:
                 "reStructuredText, shown as written:", "",
                 f"{body}.. code-block:: text", "", *_indent(text, body + "   "), ""]
 
+    def prose(self, text: str) -> str:
+        """A field's description as reStructuredText: as written when it is valid
+        in its field, else as a literal block, so that its text is shown as it is."""
+        text = text.strip()
+        if not text or self.valid("\n".join(_field("field", text, ""))):
+            return text
+        return "Shown as the installed docstring writes it::\n\n" + "\n".join(_indent(text, "   "))
+
     def param(self, path: str, field: str, name: str, description: str, annotation: object,
               body: str) -> list[str]:
-        text = description.strip()
+        text = self.prose(description)
         notes = " ".join(f":api-feature:`{f}`" for f in self.data.features_of(path, name))
         if notes:
             text = f"{text} {notes}" if text else notes
-        lines = _field(f"{field} {name}", text or "\\", body)
+        lines = _field(f"{field} {_escaped(name)}", text or "\\", body)
         for erratum in self._errata_of(path, name):
             lines += [""] + self.erratum(erratum, body + "   ")
         if annotation is not None:
-            lines += [f"{body}:type {name}: ``{_annotation(annotation)}``"]
+            lines += [f"{body}:type {_escaped(name)}: ``{_annotation(annotation)}``"]
         return lines
 
     def _errata_of(self, path: str, param: str) -> list[Erratum]:

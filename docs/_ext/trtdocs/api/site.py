@@ -16,18 +16,22 @@ from pathlib import Path
 from sphinx.errors import ExtensionError
 
 from ..features.model import FeaturesTable
+from ..vocab import API_PACKAGES
 from . import model
 from .data import ApiData, ApiDataError, load_data
+from .external import ExternalIndex
 from .index import ApiIndex, Missing, Unknown
+from .links import Links, LinksError, load_links
+from .names import CellIndex, Resolver
 
 
 class ApiSite:
     """What the API reference, the checked literals and the linked code ask."""
 
     def __init__(self, search_paths: tuple[str, ...], data_file: Path, errata_file: Path,
-                 features: FeaturesTable) -> None:
+                 features: FeaturesTable, links_file: Path) -> None:
         self.search_paths = search_paths  # [] = this interpreter's site-packages
-        self.data_file, self.errata_file = data_file, errata_file
+        self.data_file, self.errata_file, self.links_file = data_file, errata_file, links_file
         self.features = features
 
     @cached_property
@@ -64,6 +68,24 @@ class ApiSite:
         return out
 
     @cached_property
+    def external(self) -> ExternalIndex:
+        """The other installed packages (torch, packaging), read file by file."""
+        return ExternalIndex(model.resolve_paths(self.search_paths or None))
+
+    @cached_property
+    def links(self) -> Links:
+        """docs/data/api-links.toml, checked against the installed packages."""
+        try:
+            return load_links(self.links_file, self.external)
+        except LinksError as exc:
+            raise ExtensionError(str(exc)) from None
+
+    @cached_property
+    def resolver(self) -> Resolver:
+        """Where each name a code cell calls links (:mod:`.names`)."""
+        return Resolver(CellIndex(lambda: self.index, self.external), self.documented_name, self.links)
+
+    @cached_property
     def later(self) -> frozenset[str]:
         """Names of a later release that api.toml maps to a feature (the installed wheel lacks them)."""
         return frozenset(k for k in self.data.absent if ":" not in k)
@@ -84,6 +106,8 @@ class ApiSite:
 
     def documented_name(self, path: str) -> str | None:
         """The reference's name for ``path`` (itself, or the documented name of its target)."""
+        if path.split(".")[0] not in API_PACKAGES:
+            return None  # another package's name (torch): the model stays unloaded
         if path in self.documented:
             return path
         try:

@@ -35,6 +35,10 @@ logger = logging.getLogger(__name__)
 SIG_MARK = "trtdocs_api_signature"  # on xrefs of signatures and types: unresolved ones render as text
 
 
+class used_in(nodes.General, nodes.Element):
+    """Where an entry's "Used in" list goes (``name``: its dotted name); :mod:`.backrefs` fills it."""
+
+
 def site_of(env: BuildEnvironment) -> ApiSite:
     """This build's installed API (trtdocs.api sets it up at builder-inited)."""
     site = state.of(env).api
@@ -72,6 +76,10 @@ class ApiModule(SphinxDirective):
                 ref["reftype"], ref["reftarget"] = "doc", "/" + data.upstream_refs[label]
             elif _in_signature_or_type(ref):
                 ref[SIG_MARK] = True
+                if "refspecific" in ref:
+                    del ref["refspecific"]  # a bare annotation (Program) names one object or none
+        for desc in (n for top in out for n in top.findall(addnodes.desc)):
+            _add_used_in(self.env, desc)
         return out
 
     def _valid(self, text: str) -> bool:
@@ -79,6 +87,19 @@ class ApiModule(SphinxDirective):
         problems: list[nodes.system_message] = []
         render.parse(text, self.state.document, problems)
         return not problems
+
+
+def _add_used_in(env: BuildEnvironment, desc: addnodes.desc) -> None:
+    """An entry's "Used in" placeholder (:mod:`.backrefs`), after its own
+    description and before its members' entries."""
+    sig = desc.next_node(addnodes.desc_signature)
+    content = desc.next_node(addnodes.desc_content)
+    if sig is None or content is None or not sig.get("fullname"):
+        return
+    name = ".".join(filter(None, (sig.get("module"), sig["fullname"])))
+    members = [i for i, child in enumerate(content.children) if isinstance(child, addnodes.desc)]
+    state.of(env).backref_docs.add(env.docname)  # written again when a page's uses change
+    content.insert(members[0] if members else len(content.children), used_in(name=name))
 
 
 def _feature_note(ref: addnodes.pending_xref) -> bool:
@@ -128,7 +149,8 @@ def _set_up(app: Sphinx) -> None:
     settings = config.of(app.config)
     root = Path(app.confdir)
     state.of(app.env).api = ApiSite(tuple(str(root / p) for p in settings.api_search_paths),
-                                    root / settings.api_data_file, root / settings.api_errata_file, table(app))
+                                    root / settings.api_data_file, root / settings.api_errata_file, table(app),
+                                    root / settings.api_links_file)
 
 
 def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
@@ -150,6 +172,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("builder-inited", _set_up)
     app.connect("env-get-outdated", _outdated)
     app.connect("missing-reference", _annotation_as_text)
+    app.add_node(used_in)
     app.add_directive("api-module", ApiModule)
     app.add_role("api-feature", ApiFeatureRole())
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -50,6 +50,14 @@ def _skipped(node: nodes.Node) -> bool:
     return False
 
 
+def _in_entry(node: nodes.Node) -> bool:
+    """Whether ``node`` is in an API entry (the installed docstring's text)."""
+    parent = node.parent
+    while parent is not None and not isinstance(parent, addnodes.desc_content):
+        parent = parent.parent
+    return parent is not None
+
+
 MARK = "trtdocs_api_literal"  # on the references this module makes
 
 
@@ -87,8 +95,8 @@ class LiteralReferences(SphinxTransform):
                 literal.replace_self(ref)
                 ref += literal
                 literal["classes"] = [*literal["classes"], "xref", "py", "py-obj"]
-            elif api.exists(name) or name in api.later:
-                continue
+            elif api.exists(name) or name in api.later or _in_entry(literal):
+                continue  # a docstring's own words are the installed release's, right or wrong
             else:
                 logger.error("`%s` names nothing in installed torch_tensorrt %s or the runtime wheel; "
                              "a name of a later release belongs in [features] of %s", literal.astext(),

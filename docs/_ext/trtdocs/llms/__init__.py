@@ -1,0 +1,25 @@
+"""What the site serves to tools as well as to people: a Markdown twin of
+every page (``page.html.md``, beside ``page.html``), and ``llms.txt`` and
+``llms-full.txt`` at the site's root (https://llmstxt.org). Sphinx writes
+``objects.inv``, the inventory other projects link to with intersphinx.
+
+* :mod:`.twins`: a page's twin, translated by sphinx-markdown-builder from the
+  page the HTML builder resolved;
+* :mod:`.check`: a twin holds no unrendered MyST directive or role (pure);
+* :mod:`.index`: ``llms.txt`` and ``llms-full.txt`` (pure);
+* :mod:`.sphinx`: the build's events.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    from . import sphinx
+
+    return sphinx.setup(app)

@@ -1,0 +1,103 @@
+"""The tool-facing outputs in a build: each page's Markdown twin beside its
+HTML (``page.html.md``), ``llms.txt`` and ``llms-full.txt`` at the site's root.
+
+* ``html-page-context``: the page's twin (:mod:`.twins`), from the doctree the
+  HTML was written from; a twin with unrendered MyST markup fails the build
+  (:mod:`.check`). The page's ``<head>`` names its twin
+  (``<link rel="alternate" type="text/markdown">``).
+* ``build-finished``: ``llms.txt`` and ``llms-full.txt`` (:mod:`.index`), from
+  the twins on disk, in reading order (:mod:`trtdocs.order`), one section a
+  caption of the root page's toctrees. A page the build did not write again
+  keeps the twin it has.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sphinx import addnodes
+from sphinx.util import logging
+
+from ..order import reading_order
+from . import check, index, twins
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+    from sphinx.util.typing import ExtensionMetadata
+
+logger = logging.getLogger(__name__)
+
+
+def _html_name(app: Sphinx, docname: str) -> str:
+    """The page's HTML file, relative to the site's root."""
+    return Path(app.builder.get_outfilename(docname)).relative_to(app.outdir).as_posix()
+
+
+def write_twin(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object) -> None:
+    """At html-page-context: the page's twin, beside its HTML."""
+    if app.builder.format != "html" or doctree is None or pagename not in app.env.all_docs:
+        return
+    text = twins.markdown(doctree, pagename, app.builder)
+    for problem in check.unrendered(text):
+        logger.error("its Markdown twin holds %s: render it, or write it as code", problem.message(),
+                     location=pagename, type="trtdocs", subtype="twins")
+    name = twins.twin_name(_html_name(app, pagename))
+    out = Path(app.outdir, name)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    href = html.escape(posixpath.basename(name))
+    context["metatags"] = context.get("metatags", "") + f'\n<link rel="alternate" type="text/markdown" href="{href}" />'
+
+
+def _sections(env: BuildEnvironment) -> dict[str, str]:
+    """Page -> the caption of the root page's toctree it is listed under (with its own pages)."""
+    root = env.config.root_doc
+    out = {root: ""}
+    for toctree in env.get_doctree(root).findall(addnodes.toctree):
+        caption = toctree.get("caption") or ""
+        stack = list(reversed(toctree["includefiles"]))
+        while stack:
+            doc = stack.pop()
+            if doc not in out:
+                out[doc] = caption
+                stack += reversed(env.toctree_includes.get(doc, []))
+    first = next((c for c in out.values() if c), "Pages")
+    out[root] = first
+    return out
+
+
+def write_index(app: Sphinx, exception: Exception | None) -> None:
+    """At build-finished: llms.txt and llms-full.txt, from the twins."""
+    if exception is not None or app.builder.format != "html":
+        return
+    env = app.env
+    sections = _sections(env)
+    base = app.config.html_baseurl or ""
+    pages = []
+    for docname in reading_order(env):
+        name = twins.twin_name(_html_name(app, docname))
+        path = Path(app.outdir, name)
+        if not path.is_file():
+            logger.error("no Markdown twin at %s: llms.txt lists every page", name, location=docname,
+                         type="trtdocs", subtype="twins")
+            continue
+        title = env.titles[docname].astext() if docname in env.titles else docname
+        pages.append(index.Page(sections.get(docname, "Pages"), title, base + name,
+                                path.read_text(encoding="utf-8")))
+    if not pages:
+        return
+    summary = index.description(pages[0].twin) or app.config.project
+    Path(app.outdir, index.LLMS_TXT).write_text(index.llms_txt(app.config.project, summary, pages), encoding="utf-8")
+    Path(app.outdir, index.LLMS_FULL_TXT).write_text(index.llms_full_txt(app.config.project, summary, pages),
+                                                     encoding="utf-8")
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension("sphinx_markdown_builder")  # its translator's settings (markdown_*)
+    app.connect("html-page-context", write_twin)
+    app.connect("build-finished", write_index)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
