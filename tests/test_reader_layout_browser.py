@@ -1,10 +1,12 @@
 """Issue 20's measurable points, in Chromium (Playwright, /usr/bin/chromium):
 the first code of each task page on the first screen at 1280x900; no table
-column off-screen at 390 px; code in tables is code (no curly quote, no name
-broken across lines); no ``%%`` or ``drift:`` line in what a copy button copies;
-diagrams legible in dark mode; maintainer pages last in search, snippets that
-start with the page's text, errors found by name. Each check is a function of a
-page, proven on a planted page before it runs on the site. Screenshots go to
+column off-screen at 1280 or 390 px (a wide table is blocks, each cell under
+its label) and no title word broken on a phone; code in tables is code (no
+curly quote, no name broken across lines); no ``%%`` or ``drift:`` line in what
+a copy button copies; diagrams legible (text contrast in dark and light, text
+size at 1280 px); maintainer pages last in search, snippets that start with the
+page's text, errors found by name. Each check is a function of a page, proven
+on a planted page before it runs on the site. Screenshots go to
 _build/screenshots/."""
 
 from __future__ import annotations
