@@ -45,7 +45,7 @@ def test_version_notes_follow_the_site(ctx: markdown.Context) -> None:
     assert out.startswith("Options (Needs Torch-TensorRT 2.15 or newer).\n\n> **Needs Torch-TensorRT 2.15 or newer.** ")
     assert "See the support matrix." in out
     # a note that is all its text holds (a table cell) has no parentheses, as on the site
-    assert markdown._inline("{feature}`external-engine-data`", ctx) == "Needs Torch-TensorRT 2.15 or newer"
+    assert markdown._inline("{feature}`gpu-resident-io-python`", ctx) == "Needs Torch-TensorRT 2.15 or newer"
 
 
 def test_tables_tabs_admonitions_and_links(ctx: markdown.Context) -> None:
