@@ -57,7 +57,7 @@ endef
 export REQUIRE_ALL REQUIRE_OUTPUTS
 export TRTDOCS_NOTEBOOKS = $(NOTEBOOKS)
 
-.PHONY: html test venv record lab clean _venv-create print-venv browser graphviz actionlint
+.PHONY: html _html test venv record _record lab clean _venv-create print-venv browser graphviz actionlint
 
 print-venv:
 	@echo $(VENV)
@@ -80,7 +80,19 @@ _venv-create:
 	  $(BIN)/pip install --quiet --no-deps --target "$(VENV)/cxx" -r requirements-cxx.txt && \
 	  touch "$(VENV_STAMP)"; fi
 
+# Two builds of one checkout at once (an editor's watcher beside a manual `make
+# html`) take turns on $(BUILDDIR)/.lock: the second waits, then builds on the
+# first one's result.
+define LOCKED
+	@mkdir -p "$(BUILDDIR)" && { flock -n "$(BUILDDIR)/.lock" true || \
+	  echo "make: another build of $(BUILDDIR) is running; this one waits for it"; } && \
+	  flock "$(BUILDDIR)/.lock" $(MAKE) --no-print-directory $(1)
+endef
+
 html: $(VENV_STAMP) graphviz
+	$(call LOCKED,_html)
+
+_html:
 	$(call STAGED_BUILD,)
 
 test: $(VENV_STAMP) browser graphviz actionlint
@@ -109,6 +121,9 @@ graphviz:
 	  apt-get install -y --no-install-recommends graphviz; }
 
 record: $(VENV_STAMP) graphviz
+	$(call LOCKED,_record)
+
+_record:
 	$(call STAGED_BUILD,TRTDOCS_RECORD=1 TRTDOCS_RECORD_OUT="$(RECORD_OUT)")
 
 # The notebooks run as a reader's do: nothing of this repository on the kernel's path.

@@ -11,7 +11,7 @@
   C++ blocks left uncompiled);
 * per build, made again by each build (at ``builder-inited``, or on first
   use) and never pickled: the features table, the gating's inputs, the
-  installed API.
+  installed API, the notebooks running.
 
 Every sub-extension asks for it with ``app.setup_extension("trtdocs.state")``.
 """
@@ -28,11 +28,12 @@ if TYPE_CHECKING:
 
     from .api.site import ApiSite
     from .features.model import FeaturesTable
+    from .notebooks.execute import Executor
     from .notebooks.plan import BuildContext, PagePlan
 
 # Bump when what the environment keeps changes shape (PagePlan and friends), so
 # that Sphinx discards an environment pickled by older code.
-ENV_VERSION = 8
+ENV_VERSION = 9
 
 
 def _per_build() -> Any:
@@ -59,6 +60,7 @@ class BuildState:
     features: FeaturesTable | None = _per_build()  # trtdocs.features: loaded at builder-inited
     context: BuildContext | None = _per_build()  # trtdocs.notebooks: the gating's inputs
     api: ApiSite | None = _per_build()  # trtdocs.api: the installed API, loaded on first use
+    execution: Executor | None = _per_build()  # trtdocs.notebooks: the notebooks this build runs
 
     def purge(self, docname: str) -> None:
         self.plans.pop(docname, None)

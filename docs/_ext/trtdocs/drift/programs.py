@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 
-from ..api.uses import parse_cell
+from ..cells import parse_cell
 from . import Violation
 from .blocks import Block, iter_blocks
 
@@ -297,7 +297,7 @@ def page_accesses(path: Path, rel: str) -> tuple[list[Access], list[Violation]]:
     return found + cells.found, problems
 
 
-def _overlap(a: str, b: str) -> bool:
+def overlap(a: str, b: str) -> bool:
     """Whether two paths name the same file, or one is a folder holding the other."""
     return a == b or a.startswith(b + "/") or b.startswith(a + "/")
 
@@ -331,12 +331,12 @@ def check(root: Path, pages: Iterable[Path] | None = None) -> list[Violation]:
         own = [a for a in found if a.write and a.path]
         links = _links(path, root)
         for read in (a for a in found if not a.write and a.path):
-            if any(w.root == read.root and _overlap(w.path, read.path) for w in own):
+            if any(w.root == read.root and overlap(w.path, read.path) for w in own):
                 continue
             shown = f"{read.root}/{read.path}" if read.root == FOLDER else read.path
             if read.root == FOLDER:
                 writers = [m for m, other in enumerate(accesses) if m != n and any(
-                    w.write and w.root == FOLDER and w.path and _overlap(w.path, read.path) for w in other)]
+                    w.write and w.root == FOLDER and w.path and overlap(w.path, read.path) for w in other)]
                 earlier = [m for m in writers if m < n]
                 if not writers:
                     violations.append(Violation(rel, read.line, "programs-unwritten",
@@ -356,7 +356,7 @@ def check(root: Path, pages: Iterable[Path] | None = None) -> list[Violation]:
                                             f"files a page hands on go to {FOLDER}/"))
                 continue
             temp_writers = [rels[m] for m, other in enumerate(accesses) if m != n and any(
-                w.write and w.root == "temp" and w.path and _overlap(w.path, read.path) for w in other)]
+                w.write and w.root == "temp" and w.path and overlap(w.path, read.path) for w in other)]
             if temp_writers:
                 violations.append(Violation(rel, read.line, "programs-tempfile",
                                             f"{shown} is read here, and {', '.join(temp_writers)} writes it into "

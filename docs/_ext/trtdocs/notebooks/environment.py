@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..vocab import PACKAGES  # the versions reported: the guide's distributions, by display name
-from .cxxsdk import toolchain
+from .cxxsdk import toolchain, toolchain_identity
 
 # Where the package lives: the probe's child process imports it from there.
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]
@@ -130,13 +130,26 @@ def _distributions() -> list[str]:
     return sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
 
 
+def _installed() -> list[str]:
+    """The installed distributions, cheaply: the names of the ``*.dist-info`` and
+    ``*.egg-info`` entries on ``sys.path`` (each names its project and version)."""
+    found = []
+    for entry in sys.path:
+        try:
+            with os.scandir(entry or ".") as it:
+                found += [f"{entry}/{e.name}" for e in it if e.name.endswith((".dist-info", ".egg-info"))]
+        except OSError:
+            continue
+    return sorted(found)
+
+
 def fingerprint() -> str:
     """A hash of everything the probe depends on that is cheap to read."""
     parts = [
-        sys.executable, sys.version, platform.platform(), _cpu_model(),
+        # the interpreter by its environment: python and python3 are one interpreter
+        sys.prefix, sys.version, platform.platform(), _cpu_model(),
         repr(_nvidia_smi()), os.environ.get("CUDA_VISIBLE_DEVICES", ""),
-        os.environ.get("LD_LIBRARY_PATH", ""), *_distributions(),
-        json.dumps(toolchain(), sort_keys=True),
+        os.environ.get("LD_LIBRARY_PATH", ""), *_installed(), toolchain_identity(),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
