@@ -59,7 +59,7 @@ NEUTRAL_CALLS = frozenset({"str", "repr", "Path", "PurePath", "fspath", "join", 
 # save()'s keyword that names the engines' data file written beside the program (``<name>.ptd``)
 EXTERNAL_DATA_KEYWORD = "external_engine_data"
 PATH_WRITES = frozenset({"write_bytes", "write_text", "mkdir", "touch", "unlink", "rename", "replace"})
-SHELL_WRITE_OPTIONS = frozenset({">", ">>", "-o", "--output", "--output_path", "--out"})
+SHELL_WRITE_OPTIONS = frozenset({">", ">>", "-o", "--output", "--output_path", "--out", "-B", "--build"})  # cmake -B/--build: its build folder
 SHELL_LAST_WRITES = frozenset({"cp", "mv", "ln", "install"})
 SHELL_ALL_WRITES = frozenset({"mkdir", "touch", "tee"})
 _TEMP_FACTORIES = frozenset({"TemporaryDirectory", "mkdtemp", "gettempdir"})
@@ -233,14 +233,24 @@ def shell_accesses(line: int, command: str) -> list[Access]:
     lexer.whitespace_split = True
     out: list[Access] = []
     for words in _split_commands(list(lexer)):
-        paths = [(i, w) for i, w in enumerate(words) for w in [w.split("=", 1)[-1]] if _where(w)]
+        paths = [(i, where) for i in range(len(words)) if (where := _shell_path(words, i))]
         last = paths[-1][0] if paths else -1
-        for i, word in paths:
-            root, path = _where(word)  # type: ignore[misc]
+        for i, (root, path) in paths:
             write = ((i > 0 and words[i - 1] in SHELL_WRITE_OPTIONS) or words[0] in SHELL_ALL_WRITES
                      or (words[0] in SHELL_LAST_WRITES and i == last and len(paths) > 1))
             out.append(Access(root, path, write, line))
     return out
+
+
+def _shell_path(words: list[str], i: int) -> Where | None:
+    """The path word ``i`` names (after ``name=``), if any; the word after an option
+    that writes (``-o runner``, ``-B build``) is one even without a suffix."""
+    word = words[i].split("=", 1)[-1]
+    if (where := _where(word)) is not None:
+        return where
+    if i > 0 and words[i - 1] in SHELL_WRITE_OPTIONS and _PATHLIKE.match(word):
+        return "cwd", word.rstrip("/")
+    return None
 
 
 def _split_commands(words: list[str]) -> Iterator[list[str]]:

@@ -5,7 +5,8 @@ reader runs them all in one folder: a page finds in ``programs/`` what an
 earlier page wrote there. A :class:`Job` names the jobs it runs after (pages
 that share a path in that folder, :mod:`.handoffs`); the others run side by
 side on a pool of worker threads (each drives one kernel, a separate process).
-Ready jobs start longest first.
+Ready jobs start in the order of their critical path (a job's expected time
+plus the longest chain of jobs waiting for it).
 
 A notebook that runs to its end is stored in myst-nb's jupyter-cache under the
 key myst-nb matches when it reads the page, so the read takes its outputs from
@@ -43,7 +44,7 @@ class Job:
     timeout: int | None  # seconds per cell (the page's front matter, else conf.py)
     allow_errors: bool
     after: tuple[str, ...] = ()  # jobs it starts after
-    weight: float = 60.0  # expected seconds: ready jobs start longest first
+    weight: float = 60.0  # expected seconds (its last run's), for the start order
     read: bool = True  # whether this build reads its page (else it runs for the files it writes)
     inputs: tuple[Path, ...] = ()  # the files its front matter's `inputs:` names, copied in by name
 
@@ -68,6 +69,7 @@ class Executor:
         self._done: dict[str, concurrent.futures.Future[Outcome]] = {}
         self._waiting: dict[str, set[str]] = {}  # job -> the jobs it still waits for
         self._started: set[str] = set()
+        self._rank: dict[str, float] = {}  # job -> its critical path (start order)
 
     def start(self, jobs: Iterable[Job]) -> None:
         """Queue the jobs; those with nothing to wait for start now."""
@@ -78,6 +80,7 @@ class Executor:
                 self._done[job.docname] = concurrent.futures.Future()
             for job in self._jobs.values():
                 self._waiting[job.docname] = {d for d in job.after if d in self._jobs and d != job.docname}
+            self._rank = _critical_paths(self._jobs.values(), self._waiting)
             self._release()
 
     @property
@@ -98,7 +101,7 @@ class Executor:
     def _release(self) -> None:
         """Start every job whose wait is over, longest first (holding the lock)."""
         ready = [self._jobs[d] for d, wait in self._waiting.items() if not wait and d not in self._started]
-        for job in sorted(ready, key=lambda j: (-j.weight, j.docname)):
+        for job in sorted(ready, key=lambda j: (-self._rank[j.docname], j.docname)):
             self._started.add(job.docname)
             self._pool.submit(self._run, job)
 
@@ -109,6 +112,26 @@ class Executor:
             for wait in self._waiting.values():
                 wait.discard(job.docname)
             self._release()
+
+
+def _critical_paths(jobs: Iterable[Job], waits: dict[str, set[str]]) -> dict[str, float]:
+    """Each job's weight plus the longest chain of jobs that wait for it: the
+    jobs at the head of long chains start first."""
+    later: dict[str, list[str]] = {}
+    for doc, wait in waits.items():
+        for earlier in wait:
+            later.setdefault(earlier, []).append(doc)
+    weights = {j.docname: j.weight for j in jobs}
+    rank: dict[str, float] = {}
+
+    def chain(doc: str) -> float:
+        if doc not in rank:
+            rank[doc] = weights[doc] + max((chain(d) for d in later.get(doc, ())), default=0.0)
+        return rank[doc]
+
+    for doc in weights:
+        chain(doc)
+    return rank
 
 
 def run_one(job: Job, run_dir: Path, cache_path: Path) -> Outcome:
