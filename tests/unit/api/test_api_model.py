@@ -1,0 +1,109 @@
+"""The API model the reference and the drift guards share (griffe, no import):
+one model per process, source links that follow the installed version, what it
+covers, and the data files checked against it (errata, features, options).
+The reference built from it: tests/build/test_api_reference.py."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from api_copies import planted_copy
+from paths import ROOT
+
+from trtdocs.api import data as apidata
+from trtdocs.api import index as api_index
+from trtdocs.api import model as apimodel
+from trtdocs.features.validate import load as load_features
+
+DATA = ROOT / "docs" / "data" / "api.toml"
+ERRATA = ROOT / "docs" / "data" / "api-errata.toml"
+
+
+@pytest.fixture(scope="module")
+def model() -> apimodel.ApiModel:
+    return apimodel.load()
+
+
+@pytest.fixture(scope="module")
+def table():
+    return load_features(ROOT / "docs" / "features.toml")
+
+
+def test_one_model_for_the_guards_and_the_reference(model):
+    assert apimodel.load() is model  # loaded once per process
+    index = api_index.ApiIndex.load()
+    assert index.modules is model.modules and index.versions is model.versions
+    assert "torch_tensorrt" not in sys.modules  # nothing was imported
+    assert model.versions["torch_tensorrt"] == "2.14.0"
+    assert model.versions["torch_tensorrt_executorch_runtime"] == "0.1.0"
+
+
+def test_a_new_version_moves_the_source_links(tmp_path, model):
+    planted = apimodel.load([planted_copy(tmp_path, model, "2.14.1"), *model.search_paths])
+    assert planted.versions["torch_tensorrt"] == "2.14.1"
+    save = apimodel.public_objects(planted)["torch_tensorrt.save"]
+    url = apimodel.source_url(planted, save)
+    assert url == f"https://github.com/pytorch/TensorRT/blob/v2.14.1/py/torch_tensorrt/_compile.py#L{save.lineno}"
+    assert apimodel.site_relative(planted, save) == "torch_tensorrt/_compile.py"
+
+
+def test_coverage_is_the_modules_all(model):
+    objects = apimodel.public_objects(model)
+    for module in ("torch_tensorrt.executorch", "torch_tensorrt_executorch_runtime",
+                   "torch_tensorrt_executorch_runtime.runtime"):
+        exports = apimodel.get(model, module).exports
+        assert exports and all(f"{module}.{n}" in objects for n in exports)
+    assert {"torch_tensorrt.save", "torch_tensorrt.load"} <= set(objects)
+
+
+# -- errata and mapping checks ----------------------------------------------------
+
+
+def test_an_erratum_whose_sentence_changed_fails(tmp_path, model, table):
+    planted = planted_copy(tmp_path, model)
+    compile_py = planted / "torch_tensorrt" / "_compile.py"
+    text = compile_py.read_text(encoding="utf-8")
+    assert "to override the default target device" in text
+    compile_py.write_text(text.replace("to override the default target device", "to pick the GPU"),
+                          encoding="utf-8")
+    changed = apimodel.load([planted, *model.search_paths])
+    with pytest.raises(apidata.ApiDataError, match=r"api-errata\.toml: errata\[0\] 'save-target-device': "
+                                                  r"the installed docstring of torch_tensorrt\.save"):
+        apidata.load_data(DATA, ERRATA, changed, table)
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_mapping_problems_name_file_and_entry(tmp_path, model, table):
+    base = DATA.read_text(encoding="utf-8")
+    cases = {
+        # a parameter neither the installed save() has nor a later release's feature explains
+        '"torch_tensorrt.save:no_such_option" = ["cuda-backend-coalesce"]':
+            r"features\.'torch_tensorrt\.save:no_such_option'.*feature 'cuda-backend-coalesce' is in 2\.14",
+        '"torch_tensorrt.save:retrace" = ["no-such-feature"]':
+            r"features\.'torch_tensorrt\.save:retrace'.*unknown feature 'no-such-feature'",
+        '"torch_tensorrt.no_such_function" = ["pte-save"]':
+            r"features\.'torch_tensorrt\.no_such_function'.*feature 'pte-save' is in 2\.14",
+    }
+    for line, message in cases.items():
+        bad = base.replace('"torch_tensorrt.save:retrace" = ["save-keeps-compiled-graph"]', line)
+        path = _write(tmp_path / "api.toml", bad)
+        with pytest.raises(apidata.ApiDataError, match=re.escape(str(path)) + ": " + message):
+            apidata.load_data(path, ERRATA, model, table)
+
+
+def test_options_must_match_the_source(tmp_path, model, table):
+    base = DATA.read_text(encoding="utf-8")
+    missing = _write(tmp_path / "missing.toml", re.sub(r"(?m)^generate_etrecord = .*\n", "", base))
+    with pytest.raises(apidata.ApiDataError, match=r"no description for 'generate_etrecord'"):
+        apidata.load_data(missing, ERRATA, model, table)
+    extra = _write(tmp_path / "extra.toml", base.replace(
+        "[options.\"torch_tensorrt.save\".text]\n", "[options.\"torch_tensorrt.save\".text]\nuse_cuda_graphs = \"x\"\n"))
+    with pytest.raises(apidata.ApiDataError, match=r"text\.use_cuda_graphs: the installed source pops no such option"):
+        apidata.load_data(extra, ERRATA, model, table)
