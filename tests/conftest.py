@@ -37,12 +37,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from paths import ROOT
+from paths import ROOT, TIERS
 from sitebuild import BUILD_TEST, STRICTNESS, SiteBuild, failure_report, sphinx_build, start_sphinx_build, summarize
 
 JUPYTER_CACHE = ROOT / "_build" / ".jupyter_cache"
 SITE_FIXTURES = frozenset({"built_site", "site_build"})
-TIERS = ("unit", "make", "build", "site")  # tests/<tier>/, in the order a session runs them
 
 __all__ = ["ROOT", "sphinx_build"]
 

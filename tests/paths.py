@@ -10,3 +10,6 @@ FIXTURES = ROOT / "tests" / "fixtures"  # pages and tables the pure tests read
 ROOTS = ROOT / "tests" / "roots"  # the fixture sites, test-<name> (sphinx.testing's layout)
 BENCHMARKS = ROOT / "benchmarks"
 TOOLS = ROOT / "tools"
+# The tiers, tests/<tier>/, in the order a session runs them (pyproject.toml's testpaths):
+# unit (pure: make check), make (the Makefile, the harness), build (fixture sites), site (the real site).
+TIERS = ("unit", "make", "build", "site")
