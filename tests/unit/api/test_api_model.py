@@ -41,8 +41,20 @@ def test_one_model_for_the_guards_and_the_reference(model):
     assert model.versions["torch_tensorrt_executorch_runtime"] == "0.1.0"
 
 
-def test_a_new_version_moves_the_source_links(tmp_path, model):
-    planted = apimodel.load([planted_copy(tmp_path, model, "2.14.1"), *model.search_paths])
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory, model) -> apimodel.ApiModel:
+    """The model of a copy of the wheels with two planted changes (one griffe load for
+    both tests): version 2.14.1, and a sentence of save()'s docstring that an erratum quotes."""
+    copy = planted_copy(tmp_path_factory.mktemp("planted"), model, "2.14.1")
+    compile_py = copy / "torch_tensorrt" / "_compile.py"
+    text = compile_py.read_text(encoding="utf-8")
+    assert "to override the default target device" in text
+    compile_py.write_text(text.replace("to override the default target device", "to pick the GPU"),
+                          encoding="utf-8")
+    return apimodel.load([copy, *model.search_paths])
+
+
+def test_a_new_version_moves_the_source_links(planted):
     assert planted.versions["torch_tensorrt"] == "2.14.1"
     save = apimodel.public_objects(planted)["torch_tensorrt.save"]
     url = apimodel.source_url(planted, save)
@@ -62,17 +74,10 @@ def test_coverage_is_the_modules_all(model):
 # -- errata and mapping checks ----------------------------------------------------
 
 
-def test_an_erratum_whose_sentence_changed_fails(tmp_path, model, table):
-    planted = planted_copy(tmp_path, model)
-    compile_py = planted / "torch_tensorrt" / "_compile.py"
-    text = compile_py.read_text(encoding="utf-8")
-    assert "to override the default target device" in text
-    compile_py.write_text(text.replace("to override the default target device", "to pick the GPU"),
-                          encoding="utf-8")
-    changed = apimodel.load([planted, *model.search_paths])
+def test_an_erratum_whose_sentence_changed_fails(planted, table):
     with pytest.raises(apidata.ApiDataError, match=r"api-errata\.toml: errata\[0\] 'save-target-device': "
                                                   r"the installed docstring of torch_tensorrt\.save"):
-        apidata.load_data(DATA, ERRATA, changed, table)
+        apidata.load_data(DATA, ERRATA, planted, table)
 
 
 def _write(path: Path, text: str) -> Path:
