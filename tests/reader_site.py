@@ -72,6 +72,10 @@ def links(path: Path) -> Iterator[tuple[str, str]]:
 
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's (make deps), never `playwright install`
+# Flags for a closed network: no background fetches, no first-run work.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def shot(pg, name: str, *, full_page: bool = False) -> Path:  # noqa: ANN001 -- a Playwright page

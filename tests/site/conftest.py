@@ -13,12 +13,8 @@ from pathlib import Path
 import pytest
 from paths import ROOTS
 from reader_run import ReaderRun
+from reader_site import CHROMIUM, CHROMIUM_ARGS
 from sites import build
-
-CHROMIUM = Path("/usr/bin/chromium")
-# Flags for a closed network: no background fetches, no first-run work.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

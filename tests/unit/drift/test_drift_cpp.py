@@ -197,3 +197,19 @@ def test_a_block_for_an_unpackaged_release_is_listed_and_a_mistyped_one_fails(tm
         (2, "1.6", cpp.UNPACKAGED_RELEASES["1.6"])]
     assert [(v.line, v.rule) for v in result.violations] == [(8, "api-version")]
     assert "UNPACKAGED_RELEASES" in result.violations[0].message
+
+
+def test_a_block_that_compiled_is_not_compiled_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stamp per block that compiled (code, flags, include folders, compiler);
+    a failing block leaves none, so it fails on every check."""
+    monkeypatch.setenv("TRTDOCS_CACHE_DIR", str(tmp_path))
+    stamps = tmp_path / cpp.PASSED
+    first = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"])
+    made = sorted(stamps.iterdir())
+    assert first.compiled == 4 and len(made) == 4
+    again = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"])
+    assert (again.violations, again.compiled) == ((), 4) and sorted(stamps.iterdir()) == made
+    bad = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "bad.md"])
+    assert bad.violations and sorted(stamps.iterdir()) == made
+    dirs = cpp.include_dirs(())
+    assert cpp.passed_stamp("int main() {}\n", dirs) != cpp.passed_stamp("int main() { }\n", dirs)

@@ -39,9 +39,11 @@ syntax and block nesting are checked, nothing is configured.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import dataclasses
 import fnmatch
 import functools
+import hashlib
 import importlib.metadata
 import importlib.util
 import os
@@ -54,10 +56,12 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..notebooks import cxxsdk
+from ..userdirs import cache_home
 from . import Violation
 from .blocks import PAGE_GLOBS, Block, iter_blocks, page_paths
 
 CPP_LANGUAGES = frozenset({"cpp", "c++", "cxx"})
+PASSED = "cpp-passed"  # the user cache's stamps of blocks that compiled (passed_stamp)
 CMAKE_LANGUAGES = frozenset({"cmake"})
 CXXFLAGS: tuple[str, ...] = ("-fsyntax-only", "-std=c++17", "-Wno-deprecated-declarations")
 # ExecuTorch's CMake package gives consumers this for its copy of c10 (no wheel
@@ -223,6 +227,18 @@ def _missing_project_headers(block: Block, dirs: Sequence[Path]) -> list[tuple[i
     return out
 
 
+def passed_stamp(text: str, dirs: Sequence[Path]) -> Path:
+    """Where a block that compiled leaves a stamp, keyed by what the compile read: the
+    code, the flags, the include folders (path and time) and the compiler's file. A page
+    edit elsewhere compiles only the blocks that changed; a failing block runs every time."""
+    h = hashlib.sha256("\0".join([text, *CXXFLAGS, *DEFINES, cxxsdk.toolchain_identity()]).encode())
+    for d in dirs:
+        h.update(f"{d} {d.stat().st_mtime_ns if d.is_dir() else '-'}".encode())
+    gxx = shutil.which("g++")
+    h.update(f"{gxx} {Path(gxx).resolve().stat().st_mtime_ns if gxx else '-'}".encode())
+    return cache_home() / PASSED / h.hexdigest()
+
+
 def listed(block: Block, rel: str, line: int, header: str, reason: str, release: str = "") -> Listed:
     """A block not compiled, with what :mod:`.captions` needs to find it on the page."""
     return Listed(rel, line, header, reason, block.fence_line, block.text, release)
@@ -236,12 +252,18 @@ def check_cpp_block(block: Block, rel: str, dirs: Sequence[Path],
         return [], [listed(block, rel, block.first_line, "", "a fragment of a larger file")], False
     missing = _missing_project_headers(block, dirs)
     if not missing:
+        passed = passed_stamp(block.text, dirs)
+        if passed.is_file():
+            return [], [], True
         with tempfile.TemporaryDirectory(prefix="drift-cpp-") as tmp:
             src = Path(tmp) / "block.cpp"
             src.write_text(block.text, encoding="utf-8")
             proc = subprocess.run(["g++", *CXXFLAGS, *DEFINES, *(f"-I{d}" for d in dirs), str(src)],
                                   capture_output=True, text=True, check=False)
         if proc.returncode == 0:
+            with contextlib.suppress(OSError):
+                passed.parent.mkdir(parents=True, exist_ok=True)
+                passed.touch()
             return [], [], True
         fatal = _FATAL_MISSING.search(proc.stderr)
         if fatal is None:
