@@ -16,13 +16,13 @@ from paths import EXT, ROOT
 from sites import REAL_TABLE, copy_root
 
 
-def _make_html(site: Path, builddir: Path, *options: str) -> subprocess.Popen[str]:
+def _make_html(site: Path, builddir: Path, *options: str, stdout=subprocess.PIPE) -> subprocess.Popen[str]:  # noqa: ANN001
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "REQUIRE_ALL", "TRTDOCS_RECORD")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(EXT), env.get("PYTHONPATH")]))
     return subprocess.Popen(
         ["make", "-s", "-C", str(ROOT), "html", f"SOURCEDIR={site}", f"BUILDDIR={builddir}",
          f"VENV={sys.prefix}", "DOT=/bin/true", f"SPHINXOPTS=-D trtdocs_features_file={REAL_TABLE}", *options],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        stdout=stdout, stderr=subprocess.PIPE, text=True, env=env)
 
 
 def _run(site: Path, builddir: Path, *options: str) -> tuple[int, str, str]:
@@ -58,15 +58,24 @@ def test_a_failed_make_html_leaves_the_last_good_site_untouched(tmp_path: Path) 
 
 
 # A stand-in for sphinx-build: notes when it starts and ends, and writes a page
-# into its output folder (the last argument) a second later.
+# into its output folder (the last argument). The first build to start holds
+# until the test creates $TRTDOCS_FAKE_GO, so the other one meets its lock.
 FAKE_SPHINX = textwrap.dedent("""\
     #!/bin/sh
     for out; do :; done
     echo "start $$ $(date +%s.%N)" >> "$TRTDOCS_FAKE_LOG"
-    sleep 1
+    n=0
+    while [ ! -e "$TRTDOCS_FAKE_GO" ] && [ $n -lt 1200 ]; do sleep 0.1; n=$((n + 1)); done
     mkdir -p "$out" && echo "built by $$" > "$out/index.html"
     echo "end $$ $(date +%s.%N)" >> "$TRTDOCS_FAKE_LOG"
     """)
+
+
+def _wait_for(what: str, found, timeout: float = 120.0) -> None:  # noqa: ANN001 -- a predicate
+    deadline = time.monotonic() + timeout
+    while not found():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
 
 
 def test_two_builds_at_once_take_turns_and_leave_the_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,15 +83,21 @@ def test_two_builds_at_once_take_turns_and_leave_the_site(tmp_path: Path, monkey
     fake.write_text(FAKE_SPHINX)
     fake.chmod(0o755)
     log = tmp_path / "runs.log"
+    go = tmp_path / "go"
     monkeypatch.setenv("TRTDOCS_FAKE_LOG", str(log))
+    monkeypatch.setenv("TRTDOCS_FAKE_GO", str(go))
     builddir = tmp_path / "_build"
     first = _make_html(tmp_path, builddir, f"SPHINXBUILD={fake}")
-    time.sleep(0.2)
-    second = _make_html(tmp_path, builddir, f"SPHINXBUILD={fake}")
-    results = [p.communicate(timeout=120) + (p.returncode,) for p in (first, second)]
-    for out, err, code in results:
-        assert code == 0, out + err
-    assert any("waits for it" in out for out, _, _ in results), results
+    _wait_for("the first build to start", lambda: log.is_file() and "start" in log.read_text())
+    said = tmp_path / "second.out"
+    with said.open("w") as out:
+        second = _make_html(tmp_path, builddir, f"SPHINXBUILD={fake}", stdout=out)
+        _wait_for("the second build to wait", lambda: "waits for it" in said.read_text())
+        assert log.read_text().count("start") == 1  # the second has not started its build
+        go.touch()
+        results = [p.communicate(timeout=120) + (p.returncode,) for p in (first, second)]
+    for out_text, err, code in results:
+        assert code == 0, (out_text or "") + err
     runs = [line.split() for line in log.read_text().splitlines()]
     starts = [float(t) for what, _, t in runs if what == "start"]
     ends = [float(t) for what, _, t in runs if what == "end"]
