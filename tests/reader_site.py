@@ -1,4 +1,4 @@
-"""Helpers shared by the reader tests (tests/test_reader*.py): the pages of a
+"""Helpers shared by the reader tests (tests/site/): the pages of a
 built site, parsed once, and what their links and assets point to."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from bs4 import BeautifulSoup
+from paths import ROOT
 
 # (tag, attribute) pairs the browser fetches while it shows a page
 FETCHED = (("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src"),
@@ -68,3 +69,18 @@ def links(path: Path) -> Iterator[tuple[str, str]]:
     for name, attr in FETCHED:
         for tag in soup(path).find_all(name, attrs={attr: True}):
             yield name, tag[attr]
+
+
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's (make deps), never `playwright install`
+# Flags for a closed network: no background fetches, no first-run work.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def shot(pg, name: str, *, full_page: bool = False) -> Path:  # noqa: ANN001 -- a Playwright page
+    """A screenshot of the page, in _build/screenshots/."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    pg.screenshot(path=str(path), full_page=full_page)
+    return path

@@ -1,27 +1,35 @@
-"""Run sphinx-build on a site, the way the Makefile does, for the tests."""
+"""Run sphinx-build in a child process, the way the Makefile does: the real
+site's build (tests/conftest.py) and the tests of the harness itself. The
+fixture sites build in the test process (tests/sites.py)."""
 
 from __future__ import annotations
 
 import dataclasses
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = REPO / "tests" / "fixtures"
+from paths import EXT
+from sites import ENV_SETTINGS
+
 STRICT = ("-W", "-n", "--keep-going", "-T")
-# the settings a build reads from the environment: a test names those it wants
-ENV_SETTINGS = frozenset({"CI", "REQUIRE_ALL", "REQUIRE_OUTPUTS", "TRTDOCS_RECORD", "TRTDOCS_DISABLE",
-                          "TRTDOCS_NOTEBOOKS", "TRTDOCS_RECORD_OUT", "TRTDOCS_RECORD_MAX_AGE_DAYS"})
+STRICTNESS = ("CI", "REQUIRE_ALL")  # what the real site's build keeps from the environment
+BUILD_TEST = "tests/site/test_site_build.py::test_the_site_builds_strictly"  # reports a failed build
 
 
-def copy_fixture(name: str, dest: Path) -> Path:
-    site = dest / name
-    shutil.copytree(FIXTURES / name, site)
-    return site
+def _command(src: Path, out: Path, *args: str, strict: bool = True) -> list[str]:
+    return [sys.executable, "-m", "sphinx", *(STRICT if strict else ()), *args,
+            "-b", "html", "-d", str(out / "doctrees"), str(src), str(out / "html")]
+
+
+def _environment(env: dict[str, str] | None, keep_env: tuple[str, ...]) -> dict[str, str]:
+    """This environment without :data:`ENV_SETTINGS` (but ``keep_env``), plus ``env``."""
+    run_env = {k: v for k, v in os.environ.items() if k not in ENV_SETTINGS or k in keep_env}
+    run_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(EXT), run_env.get("PYTHONPATH")]))
+    run_env.update(env or {})
+    return run_env
 
 
 def sphinx_build(src: Path, out: Path, *args: str, strict: bool = True,
@@ -31,13 +39,17 @@ def sphinx_build(src: Path, out: Path, *args: str, strict: bool = True,
 
     The build does not see :data:`ENV_SETTINGS` from this environment, except
     those named in ``keep_env``; ``env`` adds variables."""
-    run_env = {k: v for k, v in os.environ.items() if k not in ENV_SETTINGS or k in keep_env}
-    run_env["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [str(REPO / "docs" / "_ext"), run_env.get("PYTHONPATH")]))
-    run_env.update(env or {})
-    cmd = [sys.executable, "-m", "sphinx", *(STRICT if strict else ()), *args,
-           "-b", "html", "-d", str(out / "doctrees"), str(src), str(out / "html")]
-    return subprocess.run(cmd, capture_output=True, text=True, env=run_env, timeout=900)
+    return subprocess.run(_command(src, out, *args, strict=strict), capture_output=True, text=True,
+                          env=_environment(env, keep_env), timeout=900)
+
+
+def start_sphinx_build(src: Path, out: Path, log_file: Path, *args: str,
+                       keep_env: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
+    """:func:`sphinx_build`, running in the background; its output goes to ``log_file``."""
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    with log_file.open("wb") as sink:
+        return subprocess.Popen(_command(src, out, *args), stdout=sink, stderr=subprocess.STDOUT,
+                                env=_environment(None, keep_env))
 
 
 def log(result: subprocess.CompletedProcess[str]) -> str:

@@ -16,7 +16,8 @@ from typing import Any
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-HEADER = ("Scenario", "Notebooks executed", "Median (s)", "Min (s)", "Max (s)", "Runs", "Target", "Verdict")
+HEADER = ("Scenario", "Notebooks executed", "Median (s)", "Min (s)", "Max (s)", "Runs", "Target", "Verdict",
+          "Load at start")
 
 
 def _seconds(value: Any) -> str:
@@ -34,16 +35,18 @@ def table_rows(data: dict[str, Any]) -> list[tuple[str, ...]]:
         target = row.get("target") or {}
         # how many notebooks each run executed: "3", or "3, 2" when runs differ
         counts = list(dict.fromkeys(len(e) for e in row.get("executed") or []))
+        # the machine is shared: its 1-minute load average when each run of the scenario started
+        load = ", ".join(f"{x:.1f}" for x in row.get("load_1m") or [] if x is not None)
         out.append((label, ", ".join(map(str, counts)), _seconds(row.get("median_s")), _seconds(row.get("min_s")),
                     _seconds(row.get("max_s")), str(row.get("runs", "")), target.get("rule", ""),
-                    target.get("verdict", "")))
+                    target.get("verdict", ""), load))
     return out
 
 
-# What benchmarks/build_bench.py measures in every run (tests/test_bench_results.py
+# What benchmarks/build_bench.py measures in every run (tests/unit/tools/test_benchmark_results.py
 # checks its LABELS against this). A results file from an older benchmark lacks some.
 SCENARIOS: tuple[str, ...] = ("cold", "noop", "edit-code", "edit-markdown", "edit-data", "edit-cpp", "raw",
-                              "cpp-configure", "cpp-build")
+                              "cpp-configure", "cpp-build", "check", "test")
 
 
 def missing_scenarios(data: dict[str, Any]) -> list[str]:
@@ -67,7 +70,7 @@ def _table(rows: list[tuple[str, ...]]) -> nodes.table:
     table = nodes.table(classes=["trtdocs-build-benchmark"])
     group = nodes.tgroup(cols=len(HEADER))
     table += group
-    for width in (34, 8, 7, 7, 7, 5, 28, 7):
+    for width in (34, 8, 7, 7, 7, 5, 28, 7, 7):
         group += nodes.colspec(colwidth=width)
     head = nodes.thead()
     group += head
@@ -94,7 +97,7 @@ class BuildBenchmark(SphinxDirective):
         path = Path(self.env.srcdir, rel)
         self.env.note_dependency(str(path))
         if not path.is_file():
-            # Only before the first benchmark run; tests/test_bench_results.py
+            # Only before the first benchmark run; tests/unit/tools/test_benchmark_results.py
             # checks that the repository ships the file.
             return [nodes.paragraph(text=f"No measurements yet: {rel} does not exist. "
                                          "Run benchmarks/build_bench.py to make it.")]

@@ -39,6 +39,17 @@ def _days(text: str) -> float:
         raise ValueError("must be a number of days") from None
 
 
+def _count(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError("must be a whole number") from None
+
+
+def _count_value(value: Any) -> str | None:
+    return None if isinstance(value, int) and value >= 0 else "must be 0 or more"
+
+
 def _number(value: Any) -> str | None:
     return None if isinstance(value, (int, float)) and not isinstance(value, bool) else "must be a number"
 
@@ -79,6 +90,11 @@ class TrtdocsConfig:
                            env="TRTDOCS_DISABLE")
     notebooks: str = setting("", "the notebooks this build executes (names, spaces or commas); "
                              "\"\" = every notebook", env="TRTDOCS_NOTEBOOKS")
+    jobs: int = setting(0, "notebooks executed at once; 0 = one per CPU core", rebuild="", env="TRTDOCS_JOBS",
+                        parse=_count, check=_count_value)
+    run_dir: str = setting("", "the folder every notebook runs in, as a reader's folder: programs/ holds "
+                           "what a page hands on (from the confdir); \"\" = run/ beside the output folder",
+                           rebuild="")
     import_roots: list[str] = setting(["notebooks"], "folders (from the source root) whose modules a "
                                       "notebook may import; a change in one re-executes it", check=_strings)
     # -- the features table (trtdocs.features)

@@ -11,7 +11,7 @@
   C++ blocks left uncompiled);
 * per build, made again by each build (at ``builder-inited``, or on first
   use) and never pickled: the features table, the gating's inputs, the
-  installed API.
+  installed API, the notebooks running.
 
 Every sub-extension asks for it with ``app.setup_extension("trtdocs.state")``.
 """
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .api.names import CellPage, UseSite
     from .api.site import ApiSite
     from .features.model import FeaturesTable
+    from .notebooks.execute import Executor
     from .notebooks.plan import BuildContext, PagePlan
 
 # Bump when what the environment keeps changes shape (PagePlan and friends), so
@@ -69,6 +70,7 @@ class BuildState:
     context: BuildContext | None = _per_build()  # trtdocs.notebooks: the gating's inputs
     api: ApiSite | None = _per_build()  # trtdocs.api: the installed API, loaded on first use
     api_uses_before: dict[str, tuple[UseSite, ...]] | None = _per_build()  # api_uses before this build read
+    execution: Executor | None = _per_build()  # trtdocs.notebooks: the notebooks this build runs
 
     def purge(self, docname: str) -> None:
         self.plans.pop(docname, None)

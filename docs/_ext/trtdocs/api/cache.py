@@ -29,6 +29,7 @@ from typing import Any
 
 import griffe
 
+from ..userdirs import cache_home
 from ..vocab import PACKAGES
 
 # This extension's code that decides what the model holds.
@@ -39,9 +40,7 @@ _LOG = logging.getLogger(__name__)
 
 
 def folder() -> Path:
-    base = os.environ.get("TRTDOCS_CACHE_DIR") or Path(
-        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "trtdocs"
-    return Path(base) / FOLDER
+    return cache_home() / FOLDER
 
 
 def key(name: str, paths: Iterable[str]) -> str:

@@ -108,7 +108,12 @@ def resolve_paths(search_paths: Iterable[str | Path] | None = None) -> tuple[str
 
 def key(search_paths: Iterable[str | Path] | None = None) -> str:
     """What the model on ``search_paths`` is made from (cheap: no griffe load)."""
-    paths = resolve_paths(search_paths)
+    return _key(resolve_paths(search_paths))
+
+
+@functools.cache
+def _key(paths: tuple[str, ...]) -> str:
+    # once per process: a build asks twice (the API pages, the drift guards' cache)
     return "-".join(cache.key(name, paths) for name in API_PACKAGES)
 
 

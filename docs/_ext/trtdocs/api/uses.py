@@ -14,6 +14,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterable
 
+from ..cells import parse_cell
 from .index import ApiIndex, Missing, Unknown
 
 
@@ -130,15 +131,6 @@ class CellChecker(ast.NodeVisitor):
     def _version(self, path: str) -> str:
         root = path.split(".")[0]
         return f"{root} {self.index.versions.get(root, '(version unknown)')}"
-
-
-def parse_cell(source: str) -> ast.Module | None:
-    """A code cell's tree; None for a cell magic (``%%writefile``: its body is the
-    magic's input, not Python). IPython magics and shell lines read as ``pass``
-    (lines and the other lines' columns stay where they are). Raises SyntaxError."""
-    if source.lstrip().startswith("%%"):
-        return None
-    return ast.parse(re.sub(r"(?m)^(\s*)[%!].*$", r"\1pass", source))
 
 
 # -- uses: where a cell names an object, for links from the highlighted code ----------

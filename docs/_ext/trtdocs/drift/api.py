@@ -30,7 +30,8 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from ..api.index import ApiIndex
-from ..api.uses import CellChecker, parse_cell
+from ..api.uses import CellChecker
+from ..cells import parse_cell
 from ..notebooks.frontmatter import front_matter_problem
 from ..notebooks.requirements import FeatureResolver
 from ..vocab import API_PACKAGES, FEATURE_PREFIX, PACKAGES, RequirementError

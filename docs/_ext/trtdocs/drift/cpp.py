@@ -38,8 +38,12 @@ syntax and block nesting are checked, nothing is configured.
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
 import dataclasses
 import fnmatch
+import functools
+import hashlib
 import importlib.metadata
 import importlib.util
 import os
@@ -47,15 +51,17 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
 from ..notebooks import cxxsdk
+from ..userdirs import cache_home
 from . import Violation
 from .blocks import PAGE_GLOBS, Block, iter_blocks, page_paths
 
 CPP_LANGUAGES = frozenset({"cpp", "c++", "cxx"})
+PASSED = "cpp-passed"  # the user cache's stamps of blocks that compiled (passed_stamp)
 CMAKE_LANGUAGES = frozenset({"cmake"})
 CXXFLAGS: tuple[str, ...] = ("-fsyntax-only", "-std=c++17", "-Wno-deprecated-declarations")
 # ExecuTorch's CMake package gives consumers this for its copy of c10 (no wheel
@@ -221,6 +227,18 @@ def _missing_project_headers(block: Block, dirs: Sequence[Path]) -> list[tuple[i
     return out
 
 
+def passed_stamp(text: str, dirs: Sequence[Path]) -> Path:
+    """Where a block that compiled leaves a stamp, keyed by what the compile read: the
+    code, the flags, the include folders (path and time) and the compiler's file. A page
+    edit elsewhere compiles only the blocks that changed; a failing block runs every time."""
+    h = hashlib.sha256("\0".join([text, *CXXFLAGS, *DEFINES, cxxsdk.toolchain_identity()]).encode())
+    for d in dirs:
+        h.update(f"{d} {d.stat().st_mtime_ns if d.is_dir() else '-'}".encode())
+    gxx = shutil.which("g++")
+    h.update(f"{gxx} {Path(gxx).resolve().stat().st_mtime_ns if gxx else '-'}".encode())
+    return cache_home() / PASSED / h.hexdigest()
+
+
 def listed(block: Block, rel: str, line: int, header: str, reason: str, release: str = "") -> Listed:
     """A block not compiled, with what :mod:`.captions` needs to find it on the page."""
     return Listed(rel, line, header, reason, block.fence_line, block.text, release)
@@ -234,12 +252,18 @@ def check_cpp_block(block: Block, rel: str, dirs: Sequence[Path],
         return [], [listed(block, rel, block.first_line, "", "a fragment of a larger file")], False
     missing = _missing_project_headers(block, dirs)
     if not missing:
+        passed = passed_stamp(block.text, dirs)
+        if passed.is_file():
+            return [], [], True
         with tempfile.TemporaryDirectory(prefix="drift-cpp-") as tmp:
             src = Path(tmp) / "block.cpp"
             src.write_text(block.text, encoding="utf-8")
             proc = subprocess.run(["g++", *CXXFLAGS, *DEFINES, *(f"-I{d}" for d in dirs), str(src)],
                                   capture_output=True, text=True, check=False)
         if proc.returncode == 0:
+            with contextlib.suppress(OSError):
+                passed.parent.mkdir(parents=True, exist_ok=True)
+                passed.touch()
             return [], [], True
         fatal = _FATAL_MISSING.search(proc.stderr)
         if fatal is None:
@@ -308,14 +332,15 @@ def code_block(block: Block) -> Block | None:
 
 def check_pages(root: Path, globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterable[Path] | None = None,
                 extra_include: Sequence[Path] = ()) -> Result:
-    violations: list[Violation] = []
-    listed_blocks: list[Listed] = []
-    compiled = parsed = 0
+    """Every C++ and CMake block of the pages; the compilers run several at once
+    (one a core), the findings come in page order."""
     dirs = include_dirs(extra_include)
     by_api = api_include_dirs(extra_include)
     # the release unmarked blocks compile against: the C++ package's, else the wheel's
     default_release = _minor(cxxsdk.sdk_version() if cxxsdk.include_dir() else _wheel_version()) or ""
     tools = {"g++": shutil.which("g++"), "cmake": _cmake()}
+    # each block's check: () -> (violations, listed, compiled, parsed)
+    checks: list[_Check] = []
     for path in (list(paths) if paths is not None else page_paths(root, globs)):
         rel = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
         for found in iter_blocks(path):
@@ -323,28 +348,52 @@ def check_pages(root: Path, globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterabl
                 continue
             if block.language in CPP_LANGUAGES:
                 if tools["g++"] is None:
-                    violations.append(Violation(rel, block.first_line, "toolchain", "g++ is not on PATH"))
+                    checks.append(_found([Violation(rel, block.first_line, "toolchain", "g++ is not on PATH")]))
                     continue
                 marked = next(filter(None, map(API_MARK.match, block.marks)), None)
                 if marked and marked[1] not in by_api:
                     if (why := UNPACKAGED_RELEASES.get(marked[1])) is not None:
-                        listed_blocks.append(listed(block, rel, block.first_line, "", why, marked[1]))
+                        checks.append(_found([], [listed(block, rel, block.first_line, "", why, marked[1])]))
                         continue
-                    violations.append(Violation(rel, block.first_line, "api-version",
-                                                f"the block is marked for executorch {marked[1]}; the headers here "
-                                                f"are executorch {', '.join(sorted(by_api)) or 'none'}, and "
-                                                f"UNPACKAGED_RELEASES (trtdocs/drift/cpp.py) does not name it"))
+                    checks.append(_found([Violation(
+                        rel, block.first_line, "api-version",
+                        f"the block is marked for executorch {marked[1]}; the headers here "
+                        f"are executorch {', '.join(sorted(by_api)) or 'none'}, and "
+                        f"UNPACKAGED_RELEASES (trtdocs/drift/cpp.py) does not name it")]))
                     continue
                 block_dirs, expected = by_api[marked[1]] if marked else (dirs, EXPECTED_MISSING)
                 version = marked[1] if marked else default_release
-                v, lst, done = check_cpp_block(block, rel, block_dirs, expected, version)
-                violations += v
-                listed_blocks += lst
-                compiled += done
+                checks.append(functools.partial(_compile_check, block, rel, block_dirs, expected, version))
             elif block.language in CMAKE_LANGUAGES:
                 if tools["cmake"] is None:
-                    violations.append(Violation(rel, block.first_line, "toolchain", "cmake is not on PATH"))
+                    checks.append(_found([Violation(rel, block.first_line, "toolchain", "cmake is not on PATH")]))
                     continue
-                violations += check_cmake_block(block, rel)
-                parsed += 1
+                checks.append(functools.partial(_cmake_check, block, rel))
+    violations: list[Violation] = []
+    listed_blocks: list[Listed] = []
+    compiled = parsed = 0
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        for v, lst, done, cmake in pool.map(lambda check: check(), checks):
+            violations += v
+            listed_blocks += lst
+            compiled += done
+            parsed += cmake
     return Result(tuple(violations), tuple(listed_blocks), compiled, parsed)
+
+
+_Check = Callable[[], tuple[list[Violation], list[Listed], int, int]]
+
+
+def _found(violations: list[Violation], found: Sequence[Listed] = ()) -> _Check:
+    """A block's findings known without running anything."""
+    return lambda: (violations, list(found), 0, 0)
+
+
+def _compile_check(block: Block, rel: str, dirs: Sequence[Path], expected: Mapping[str, str],
+                   release: str) -> tuple[list[Violation], list[Listed], int, int]:
+    v, lst, done = check_cpp_block(block, rel, dirs, expected, release)
+    return v, lst, int(done), 0
+
+
+def _cmake_check(block: Block, rel: str) -> tuple[list[Violation], list[Listed], int, int]:
+    return check_cmake_block(block, rel), [], 0, 1

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 
-from ..api.uses import parse_cell
+from ..cells import parse_cell
 from . import Violation
 from .blocks import Block, iter_blocks
 
@@ -59,7 +59,7 @@ NEUTRAL_CALLS = frozenset({"str", "repr", "Path", "PurePath", "fspath", "join", 
 # save()'s keyword that names the engines' data file written beside the program (``<name>.ptd``)
 EXTERNAL_DATA_KEYWORD = "external_engine_data"
 PATH_WRITES = frozenset({"write_bytes", "write_text", "mkdir", "touch", "unlink", "rename", "replace"})
-SHELL_WRITE_OPTIONS = frozenset({">", ">>", "-o", "--output", "--output_path", "--out"})
+SHELL_WRITE_OPTIONS = frozenset({">", ">>", "-o", "--output", "--output_path", "--out", "-B", "--build"})  # cmake -B/--build: its build folder
 SHELL_LAST_WRITES = frozenset({"cp", "mv", "ln", "install"})
 SHELL_ALL_WRITES = frozenset({"mkdir", "touch", "tee"})
 _TEMP_FACTORIES = frozenset({"TemporaryDirectory", "mkdtemp", "gettempdir"})
@@ -233,14 +233,24 @@ def shell_accesses(line: int, command: str) -> list[Access]:
     lexer.whitespace_split = True
     out: list[Access] = []
     for words in _split_commands(list(lexer)):
-        paths = [(i, w) for i, w in enumerate(words) for w in [w.split("=", 1)[-1]] if _where(w)]
+        paths = [(i, where) for i in range(len(words)) if (where := _shell_path(words, i))]
         last = paths[-1][0] if paths else -1
-        for i, word in paths:
-            root, path = _where(word)  # type: ignore[misc]
+        for i, (root, path) in paths:
             write = ((i > 0 and words[i - 1] in SHELL_WRITE_OPTIONS) or words[0] in SHELL_ALL_WRITES
                      or (words[0] in SHELL_LAST_WRITES and i == last and len(paths) > 1))
             out.append(Access(root, path, write, line))
     return out
+
+
+def _shell_path(words: list[str], i: int) -> Where | None:
+    """The path word ``i`` names (after ``name=``), if any; the word after an option
+    that writes (``-o runner``, ``-B build``) is one even without a suffix."""
+    word = words[i].split("=", 1)[-1]
+    if (where := _where(word)) is not None:
+        return where
+    if i > 0 and words[i - 1] in SHELL_WRITE_OPTIONS and _PATHLIKE.match(word):
+        return "cwd", word.rstrip("/")
+    return None
 
 
 def _split_commands(words: list[str]) -> Iterator[list[str]]:
@@ -297,7 +307,7 @@ def page_accesses(path: Path, rel: str) -> tuple[list[Access], list[Violation]]:
     return found + cells.found, problems
 
 
-def _overlap(a: str, b: str) -> bool:
+def overlap(a: str, b: str) -> bool:
     """Whether two paths name the same file, or one is a folder holding the other."""
     return a == b or a.startswith(b + "/") or b.startswith(a + "/")
 
@@ -331,12 +341,12 @@ def check(root: Path, pages: Iterable[Path] | None = None) -> list[Violation]:
         own = [a for a in found if a.write and a.path]
         links = _links(path, root)
         for read in (a for a in found if not a.write and a.path):
-            if any(w.root == read.root and _overlap(w.path, read.path) for w in own):
+            if any(w.root == read.root and overlap(w.path, read.path) for w in own):
                 continue
             shown = f"{read.root}/{read.path}" if read.root == FOLDER else read.path
             if read.root == FOLDER:
                 writers = [m for m, other in enumerate(accesses) if m != n and any(
-                    w.write and w.root == FOLDER and w.path and _overlap(w.path, read.path) for w in other)]
+                    w.write and w.root == FOLDER and w.path and overlap(w.path, read.path) for w in other)]
                 earlier = [m for m in writers if m < n]
                 if not writers:
                     violations.append(Violation(rel, read.line, "programs-unwritten",
@@ -356,7 +366,7 @@ def check(root: Path, pages: Iterable[Path] | None = None) -> list[Violation]:
                                             f"files a page hands on go to {FOLDER}/"))
                 continue
             temp_writers = [rels[m] for m, other in enumerate(accesses) if m != n and any(
-                w.write and w.root == "temp" and w.path and _overlap(w.path, read.path) for w in other)]
+                w.write and w.root == "temp" and w.path and overlap(w.path, read.path) for w in other)]
             if temp_writers:
                 violations.append(Violation(rel, read.line, "programs-tempfile",
                                             f"{shown} is read here, and {', '.join(temp_writers)} writes it into "

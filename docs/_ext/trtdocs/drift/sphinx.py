@@ -68,7 +68,7 @@ def _cache_key(root: Path, features: FeaturesTable) -> str:
             h.update(f"{dist}=none".encode())
     h.update(f"documented={features.documented}".encode())
     h.update(os.environ.get("TRTDOCS_CXX_INCLUDE", "").encode())
-    h.update(f"{shutil.which('g++')} {json.dumps(cxxsdk.toolchain(), sort_keys=True)}".encode())
+    h.update(f"{shutil.which('g++')} {cxxsdk.toolchain_identity()}".encode())
     h.update(os.environ.get(cxxsdk.PREFIX_ENV, "").encode())
     return h.hexdigest()
 

@@ -13,6 +13,11 @@ The route of a cell's requirement, from ``:requires:`` to its mark:
   the decision out: the banner's place, a mark before each skipped cell;
 * :mod:`.banner`: the status banner and the running time, filled in at the end.
 
+Running them: :mod:`.jobs` starts, before Sphinx reads the pages, the
+notebooks the cache lacks on :mod:`.execute`'s executor, several at once, all
+in the build's run folder, pages that share files there in reading order
+(:mod:`.handoffs`); each page's reader waits for its own.
+
 Beside it: :mod:`.cachekey` (the execution cache's key), :mod:`.recorded`
 (outputs recorded on a machine that met the requirements), :mod:`.provenance`
 (provenance.json, the build report, records, strict mode), :mod:`.downloads`

@@ -85,6 +85,24 @@ def toolchain() -> dict[str, str | None]:
     }
 
 
+def toolchain_identity() -> str:
+    """What :func:`toolchain` reports, cheaply: the C++ package's version and each
+    tool's file, size and time (a new compiler, CMake or Ninja is a new file).
+    For the keys a build computes on every run; the probe records the versions."""
+    path = tool_path()
+    cxx = os.environ.get("CXX") or "c++"
+    parts = [f"executorch_cxx={sdk_version()}"]
+    for name in (cxx, "cmake", "ninja"):
+        found = shutil.which(name, path=path)
+        if found is None:
+            parts.append(f"{name}=none")
+            continue
+        real = Path(found).resolve()
+        stat = real.stat()
+        parts.append(f"{name}={real} {stat.st_size} {stat.st_mtime_ns}")
+    return "\n".join(parts)
+
+
 def within_policy(exported: str, runtime: str) -> bool:
     """Whether ExecuTorch's compatibility policy guarantees that a runtime of
     version ``runtime`` loads a program exported by ``exported``: the same or the

@@ -2,9 +2,10 @@
 
 The probe runs in a child process with the kernel's Python, so importing
 torch (and trying torch_tensorrt, which may fail or crash) never touches the
-Sphinx process. Its result is cached in the build folder under a fingerprint
-that is cheap to recompute: installed distributions, Python, CPU, and the
-NVIDIA driver. A change in any of them probes again.
+Sphinx process. Its result is cached in the build folder, and in the user
+cache (:mod:`trtdocs.userdirs`) for fresh build folders, under a fingerprint
+that is cheap to recompute: installed distributions, Python, CPU, the C++
+toolchain and the NVIDIA driver. A change in any of them probes again.
 
 Run ``python -m trtdocs.notebooks.environment`` (with ``docs/_ext`` on the
 path) to print the probe as JSON; it needs only the standard library (and
@@ -25,13 +26,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..userdirs import cache_home
 from ..vocab import PACKAGES  # the versions reported: the guide's distributions, by display name
-from .cxxsdk import toolchain
+from .cxxsdk import toolchain, toolchain_identity
 
 # Where the package lives: the probe's child process imports it from there.
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 _PROBE_TIMEOUT_S = 300
+PROBES = "probes"  # the machine's probes under the user cache, by fingerprint
 
 
 @dataclasses.dataclass(frozen=True)
@@ -130,13 +133,26 @@ def _distributions() -> list[str]:
     return sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
 
 
+def _installed() -> list[str]:
+    """The installed distributions, cheaply: the names of the ``*.dist-info`` and
+    ``*.egg-info`` entries on ``sys.path`` (each names its project and version)."""
+    found = []
+    for entry in sys.path:
+        try:
+            with os.scandir(entry or ".") as it:
+                found += [f"{entry}/{e.name}" for e in it if e.name.endswith((".dist-info", ".egg-info"))]
+        except OSError:
+            continue
+    return sorted(found)
+
+
 def fingerprint() -> str:
     """A hash of everything the probe depends on that is cheap to read."""
     parts = [
-        sys.executable, sys.version, platform.platform(), _cpu_model(),
+        # the interpreter by its environment: python and python3 are one interpreter
+        sys.prefix, sys.version, platform.platform(), _cpu_model(),
         repr(_nvidia_smi()), os.environ.get("CUDA_VISIBLE_DEVICES", ""),
-        os.environ.get("LD_LIBRARY_PATH", ""), *_distributions(),
-        json.dumps(toolchain(), sort_keys=True),
+        os.environ.get("LD_LIBRARY_PATH", ""), *_installed(), toolchain_identity(),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
@@ -204,18 +220,31 @@ def probe(python: str = sys.executable) -> Environment:
 
 
 def cached_probe(cache_file: Path, python: str = sys.executable) -> Environment:
-    """The probe from ``cache_file`` when its fingerprint still matches, else a new one."""
+    """The probe from ``cache_file`` when its fingerprint still matches, else from
+    this machine's probe cache (a fresh build folder: one probe per machine state,
+    not per folder), else a new one, kept in both."""
     current = fingerprint()
+    shared = cache_home() / PROBES / f"{current}.json"
+    found = _read_probe(cache_file, current)
+    if found is None:
+        found = _read_probe(shared, current) or probe(python)
+        _write_probe(cache_file, found)
+    if not shared.is_file():
+        _write_probe(shared, found)
+    return found
+
+
+def _read_probe(path: Path, current: str) -> Environment | None:
     try:
-        cached = Environment.from_json(json.loads(cache_file.read_text()))
-        if cached.fingerprint == current:
-            return cached
+        cached = Environment.from_json(json.loads(path.read_text()))
     except (OSError, ValueError, TypeError):
-        pass
-    env = probe(python)
-    cache_file.parent.mkdir(parents=True, exist_ok=True)
-    cache_file.write_text(json.dumps(env.to_json(), indent=2))
-    return env
+        return None
+    return cached if cached.fingerprint == current else None
+
+
+def _write_probe(path: Path, env: Environment) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(env.to_json(), indent=2))
 
 
 if __name__ == "__main__":

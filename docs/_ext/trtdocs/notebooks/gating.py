@@ -88,6 +88,9 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     plan.inputs = tuple(nb.metadata.get("inputs") or ()) if not bad_inputs else ()
     plan.record_seen = recorded.record_path(ctx.record_dir, docname).is_file()
     plan.project_digest = cachekey.files_digest(plan.project_files)
+    upstream_code, upstream = ctx.upstream(docname) if ctx.upstream is not None else ("", ())
+    plan.upstream_files = tuple(map(str, upstream))
+    plan.upstream_digest = cachekey.files_digest(plan.upstream_files)
 
     # A record is checked whether or not it is shown: a stale one is reported
     # (an error in CI and under REQUIRE_ALL) even where the page executes,
@@ -108,8 +111,10 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     for s in skipped:
         nb.cells[s.index].metadata.setdefault("tags", []).append(SKIP_TAG)
     if code:
-        code[0][1].metadata.setdefault("trtdocs", {})["cache_key"] = {
-            "environment": plan.environment_digest, "project_code": plan.project_digest}
+        key = {"environment": plan.environment_digest, "project_code": plan.project_digest}
+        if upstream_code:  # what the pages it reads programs/ files from run
+            key["upstream_code"] = upstream_code
+        code[0][1].metadata.setdefault("trtdocs", {})["cache_key"] = key
     if plan.deferred:
         plan.deferred_shown = _in_cache(nb, ctx.cache_path)
         if not plan.deferred_shown:

@@ -52,6 +52,9 @@ class PagePlan:
     environment_digest: str = ""
     project_files: tuple[str, ...] = ()
     project_digest: str = ""
+    # the pages whose programs/ files it reads (a change re-reads it; their code is in its cache key)
+    upstream_files: tuple[str, ...] = ()
+    upstream_digest: str = ""
     # requirement -> what it asks for, in words (requirements.describe)
     needs: dict[str, str] = dataclasses.field(default_factory=dict)
     # (line, message, kind): reported by provenance.check_problems on every build;
@@ -101,10 +104,13 @@ class BuildContext:
     # the docnames this build executes (NOTEBOOKS); None = every notebook
     subset: tuple[str, ...] | None = None
     cache_path: Path | None = None  # myst-nb's jupyter-cache, for pages outside the subset
+    run_dir: Path | None = None  # the folder every notebook of the build runs in (.jobs)
     # the documented release's pins and the age limit a record must meet
     freshness: recorded.Freshness = recorded.Freshness({}, None)
     now: dt.datetime = dataclasses.field(default_factory=lambda: dt.datetime.now(dt.timezone.utc))
     recording: bool = False  # `make record`: the pages this build executes get new records
+    # docname -> (digest of the code of the pages it reads programs/ files from, their files)
+    upstream: Callable[[str], tuple[str, tuple[Path, ...]]] | None = None
 
 
 def subset_names(value: str) -> tuple[str, ...] | None:

@@ -129,6 +129,7 @@ def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[s
         inputs = input_files(list(plan.inputs), ctx.srcdir)[0] if plan.inputs else []
         return (plan.environment_digest != current
                 or files_digest(plan.project_files) != plan.project_digest
+                or files_digest(plan.upstream_files) != plan.upstream_digest
                 or not {str(p) for p in inputs} <= set(plan.project_files)
                 or recorded.record_path(ctx.record_dir, doc).is_file() != plan.record_seen
                 or (plan.record is not None and bool(recorded.expiry(plan.record, ctx.freshness, ctx.now))))

@@ -1,6 +1,8 @@
 """The notebook reader myst-nb calls for every ``.md`` page (registered as a
 custom format by :mod:`.sphinx`): it reads the MyST text notebook, gates it
-(:func:`.gating.gate`) and keeps the plan in the build state.
+(:func:`.gating.gate`), keeps the plan in the build state, and waits for the
+page's execution when :mod:`.jobs` started one (myst-nb then finds the outputs
+in its cache; a failure becomes the page's error).
 
 myst-nb passes a reader only the page's text. The page being read, and where
 its plan goes, come from :data:`READING`, which :class:`.parser.Parser` sets
@@ -14,6 +16,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 import nbformat
+from myst_nb.core.execute.base import ExecutionError
 from myst_nb.core.read import is_myst_markdown_notebook, read_myst_markdown_notebook
 from sphinx.util import logging
 
@@ -24,6 +27,9 @@ from .gating import gate
 
 if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
+
+    from .execute import Outcome
+    from .plan import BuildContext, PagePlan
 
 logger = logging.getLogger(__name__)
 
@@ -52,22 +58,43 @@ def read_notebook(text: str) -> nbformat.NotebookNode:
                            "(trtdocs.notebooks.parser.Parser)") from None
     if (bad := front_matter_problem(text)) is not None:
         return _broken_front_matter(reading.docname, text, *bad)
-    nb = read_myst_markdown_notebook(text, add_source_map=True)
-    if not is_myst_markdown_notebook(text):
-        # A plain Markdown page: render it, execute nothing.
-        nb.metadata["mystnb"] = {"execution_mode": "off"}
-        return nb
     build = state.of(reading.env)
     assert build.context is not None and build.features is not None, "trtdocs.notebooks is not set up"
-    plan = gate(nb, build.context, reading.docname)
+    nb, plan = gated(text, build.context, reading.docname)
+    if plan is None:
+        return nb  # a plain Markdown page
     build.plans[reading.docname] = plan
     # Read the page again when what decided its gating changes.
     reading.env.note_dependency(str(build.features.path))
     if plan.record_seen:
         reading.env.note_dependency(str(recorded.record_path(build.context.record_dir, reading.docname)))
     reading.notebook = nb
-    stable_ids(nb)
+    if build.execution is not None and (outcome := build.execution.outcome(reading.docname)) is not None:
+        log_outcome(reading.docname, outcome)
+        if outcome.error is not None:  # the parser reports it as the page's error
+            raise ExecutionError(str(reading.env.doc2path(reading.docname))) from outcome.error
     return nb
+
+
+def gated(text: str, context: BuildContext, docname: str) -> tuple[nbformat.NotebookNode, PagePlan | None]:
+    """The notebook of a page with valid front matter as myst-nb reads, gates and
+    executes it, and the gating's plan (None for a plain Markdown page). The
+    same text gives the same notebook: the execution cache's key."""
+    nb = read_myst_markdown_notebook(text, add_source_map=True)
+    if not is_myst_markdown_notebook(text):
+        # A plain Markdown page: render it, execute nothing.
+        nb.metadata["mystnb"] = {"execution_mode": "off"}
+        return nb, None
+    plan = gate(nb, context, docname)
+    stable_ids(nb)
+    return nb, plan
+
+
+def log_outcome(docname: str, outcome: Outcome) -> None:
+    """myst-nb's words for an execution that ran to its end, which the benchmark
+    reads (a failure is the page's error instead)."""
+    if outcome.error is None:
+        logger.info("Executed notebook in %.2f seconds", outcome.seconds, location=docname)
 
 
 def _broken_front_matter(docname: str, text: str, line: int, message: str) -> nbformat.NotebookNode:

@@ -12,8 +12,9 @@ from sphinx.errors import ConfigError
 
 from .. import config, state
 from ..features.sphinx import table
-from . import banner, cxxsdk, downloads, pageneeds, provenance, recorded
+from . import banner, cxxsdk, downloads, jobs, pageneeds, provenance, recorded
 from .environment import cached_probe
+from .handoffs import Upstream
 from .marks import status_placeholder
 from .parser import Parser
 from .plan import BuildContext, in_subset, subset_names
@@ -47,9 +48,18 @@ def _set_up(app: Sphinx) -> None:
         srcdir=srcdir,
         subset=subset_names(settings.notebooks),
         cache_path=Path(app.config.nb_execution_cache_path or Path(app.outdir).parent / ".jupyter_cache"),
+        run_dir=jobs.run_dir(app),
         freshness=recorded.Freshness.of_release(release.version, release.pins, settings.record_max_age_days),
         recording=settings.record,
+        upstream=Upstream(srcdir, _code_digest),
     )
+
+
+def _code_digest(path: Path) -> str:
+    """What a record of the page must match: its code cells and requirements."""
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    return recorded.source_hash(read_myst_markdown_notebook(path.read_text(encoding="utf-8")))
 
 
 def _check_subset(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
@@ -74,6 +84,10 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("config-inited", _register_reader, priority=400)
     app.connect("builder-inited", _set_up)
     app.connect("env-before-read-docs", _check_subset)
+    # after the subset check: the notebooks the pages to read need start running
+    app.connect("env-before-read-docs", jobs.start, priority=600)
+    app.connect("env-updated", jobs.finish)
+    app.connect("build-finished", jobs.abandon, priority=100)
     app.connect("env-get-outdated", provenance.outdated)
     # the banner and the report are made once every page's execution data exist
     app.add_node(status_placeholder)

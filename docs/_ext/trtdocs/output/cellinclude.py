@@ -19,7 +19,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import jupytext
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
@@ -37,6 +36,8 @@ class CellSource:
     """The source and language of one tagged cell of a text notebook."""
 
     def __init__(self, path: Path, tag: str) -> None:
+        import jupytext  # a page with an {include-cell} pays for it, not every build
+
         notebook = jupytext.read(path)
         cells = [c for c in notebook.cells if c.cell_type == "code" and tag in c.metadata.get("tags", [])]
         if len(cells) != 1:

@@ -1,0 +1,15 @@
+"""Where the tests find things: the repository and its parts, said once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent  # the repository
+EXT = ROOT / "docs" / "_ext"  # the site's extension (trtdocs)
+FIXTURES = ROOT / "tests" / "fixtures"  # pages and tables the pure tests read
+ROOTS = ROOT / "tests" / "roots"  # the fixture sites, test-<name> (sphinx.testing's layout)
+BENCHMARKS = ROOT / "benchmarks"
+TOOLS = ROOT / "tools"
+# The tiers, tests/<tier>/, in the order a session runs them (pyproject.toml's testpaths):
+# unit (pure: make check), make (the Makefile, the harness), build (fixture sites), site (the real site).
+TIERS = ("unit", "make", "build", "site")

@@ -1,0 +1,68 @@
+"""One reference page in Chromium (Debian's, driven by Playwright): at 1280 px
+the right-hand contents opens from its icon, lists the page's entries and
+takes the reader to one; the page stays a module's page, not the whole
+reference. Screenshots go to _build/screenshots/."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+import pytest
+from paths import ROOT as REPO
+
+pytestmark = [pytest.mark.browser, pytest.mark.build]
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+SCREENSHOTS = REPO / "_build" / "screenshots"
+PAGE = "docs/api/torch_tensorrt.html"
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def url(built_site: Path) -> str:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(built_site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/{PAGE}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.is_file():
+        pytest.skip(f"no {CHROMIUM} (make browser installs it)")
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_contents_lists_the_entries_and_goes_to_one(browser, url, width):
+    playwright = pytest.importorskip("playwright.sync_api")
+    page = browser.new_page(viewport={"width": width, "height": 900 if width > 600 else 844})
+    page.goto(url, wait_until="networkidle")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"api-torch_tensorrt-{width}.png"))
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height < 40_000, f"{PAGE} is {height} px high at {width} px"
+    entries = page.locator(".toc-drawer a.reference")
+    names = [entries.nth(i).inner_text() for i in range(entries.count())]
+    assert {"compile()", "Input", "save()", "load()"} <= set(names), names
+    drawer = page.locator(".toc-drawer")
+    page.locator("label[for=__toc]:visible").first.click()
+    page.wait_for_timeout(400)  # the drawer slides in
+    box = drawer.bounding_box()
+    assert box["x"] + box["width"] <= width + 1 and box["x"] >= 0, box
+    page.screenshot(path=str(SCREENSHOTS / f"api-torch_tensorrt-{width}-contents.png"))
+    drawer.locator("a.reference", has_text="save()").first.click()
+    assert page.url.endswith("#torch_tensorrt.save")
+    playwright.expect(page.locator("[id='torch_tensorrt.save']")).to_be_in_viewport(timeout=5000)
+    page.close()

@@ -1,0 +1,291 @@
+"""The built site in a real browser: Debian's chromium driven by Playwright,
+the site served on 127.0.0.1 (fixtures: tests/site/conftest.py). Screenshots go
+to _build/screenshots/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from paths import ROOT
+from reader_site import main_content, notebook_docs, pages, provenance, shot, soup
+
+pytestmark = pytest.mark.browser
+
+
+def test_every_page_loads_without_errors(page, built_site: Path, site_url: str) -> None:
+    problems: list[str] = []
+    current = {"page": ""}
+    page.on("console", lambda m: m.type == "error" and problems.append(f"{current['page']}: console: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"{current['page']}: script error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"{current['page']}: request failed: {r.url} ({r.failure})"))
+    page.on("response", lambda r: r.status >= 400 and problems.append(f"{current['page']}: HTTP {r.status}: {r.url}"))
+    page.on("request", lambda r: urlsplit(r.url).hostname not in ("127.0.0.1", None)
+            and urlsplit(r.url).scheme in ("http", "https", "ws", "wss")
+            and problems.append(f"{current['page']}: network fetch at view time: {r.url}"))
+    all_pages = pages(built_site)
+    assert len(all_pages) >= 5, all_pages
+    for path in all_pages:
+        current["page"] = rel = path.relative_to(built_site).as_posix()
+        response = page.goto(site_url + rel, wait_until="networkidle")
+        assert response is not None and response.ok, f"{rel}: HTTP {response and response.status}"
+        assert page.title().strip(), f"{rel}: no title"
+        if rel == "search.html":  # furo's search page: a form, no heading, empty without a query
+            assert page.locator("input.sidebar-search").first.is_visible(), f"{rel}: no search box"
+        else:
+            assert page.locator("article[role=main] h1").first.is_visible(), f"{rel}: no visible title"
+    assert not problems, "\n".join(problems)
+
+
+def test_screenshots_of_key_pages(page, built_site: Path, site_url: str) -> None:
+    written = []
+    for doc in ["index", *notebook_docs(built_site)]:
+        page.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        written.append(shot(page, doc.replace("/", "-"), full_page=doc != "index"))
+    page.goto(site_url + "404.html", wait_until="networkidle")
+    written.append(shot(page, "404"))
+    for path in written:
+        assert path.stat().st_size > 10_000, f"{path} looks empty"
+
+
+def test_status_banner_and_not_executed_marks_are_visible(page, built_site: Path, site_url: str) -> None:
+    for doc, entry in provenance(built_site)["notebooks"].items():
+        page.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        banner = page.locator("article .trtdocs-status")
+        assert banner.count() == 1 and banner.is_visible(), f"{doc}: status banner not visible"
+        title_box = page.locator("article h1").first.bounding_box()
+        first_cell = page.locator("article .cell").first
+        if first_cell.count():
+            assert banner.bounding_box()["y"] < first_cell.bounding_box()["y"], f"{doc}: banner below the first cell"
+        assert banner.bounding_box()["y"] > title_box["y"]
+        summary = banner.locator("> summary")
+        assert summary.count() == 1, f"{doc}: the banner has no one-line summary"
+        summary.click()  # open the fold: what the page needs is under it
+        text = banner.inner_text()
+        assert ("Runs on a CPU." in text) or ("Needs " in text), text
+        marks = page.locator("article .trtdocs-not-executed")
+        skipped = 0 if entry["status"] == "recorded" else len(entry["cells_not_executed"])
+        assert marks.count() == skipped, f"{doc}: {marks.count()} marks for {skipped} cells not executed"
+        for i in range(marks.count()):
+            mark = marks.nth(i)
+            assert mark.is_visible() and mark.inner_text().startswith("Not run in this build: ")
+            # the mark sits right above the cell it is about, which shows no output
+            cell = mark.locator("xpath=following-sibling::*[1]")
+            assert "cell" in (cell.get_attribute("class") or "")
+            assert cell.locator(".cell_output").count() == 0, f"{doc}: a cell that did not run shows output"
+        if doc.endswith("export-pte"):
+            shot(page, "not-executed-marks")
+
+
+def test_feature_notes_are_visible(page, built_site: Path, site_url: str) -> None:
+    # the notes in prose and tables; the support matrix's sources are folded by design (details)
+    selector = ".trtdocs-feature, .trtdocs-version-note"
+    with_notes = [p for p in pages(built_site) if main_content(p).select(selector)]
+    assert with_notes, f"no page shows a generated feature note ({selector})"
+    for path in with_notes:
+        page.goto(site_url + path.relative_to(built_site).as_posix(), wait_until="networkidle")
+        notes = page.locator(f"article :is({selector})")
+        for i in range(notes.count()):
+            assert notes.nth(i).is_visible(), f"{path.name}: feature note {i} is hidden"
+            assert notes.nth(i).inner_text().strip(), f"{path.name}: feature note {i} is empty"
+
+
+def test_search_finds_a_term_offline(page, site_url: str) -> None:
+    page.goto(site_url + "search.html?q=XnnpackPartitioner", wait_until="networkidle")
+    results = page.locator("#search-results ul.search li a")
+    results.first.wait_for(timeout=15_000)
+    hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
+    assert any("notebooks/export-on-cpu.html" in h for h in hrefs), hrefs
+    shot(page, "search")
+
+
+def _background_luminance(pg) -> float:
+    rgb = pg.evaluate("getComputedStyle(document.body).backgroundColor")
+    r, g, b = (int(x) for x in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3])
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+
+def test_dark_mode_toggle(page, site_url: str) -> None:
+    page.goto(site_url + "notebooks/export-on-cpu.html", wait_until="networkidle")
+    assert _background_luminance(page) > 0.8, "the light theme is not light"
+    toggle = page.locator("button.theme-toggle:visible").first
+    themes = []
+    for _ in range(3):  # furo cycles auto -> dark -> light (or light -> dark -> auto)
+        toggle.click()
+        themes.append(page.evaluate("document.body.dataset.theme"))
+        if themes[-1] == "dark":
+            break
+    assert themes[-1] == "dark", f"the toggle went through {themes}, never dark"
+    assert _background_luminance(page) < 0.3, "dark theme selected but the page is not dark"
+    shot(page, "export-on-cpu-dark")
+    page.reload(wait_until="networkidle")
+    assert page.evaluate("document.body.dataset.theme") == "dark", "the choice does not survive a reload"
+    assert _background_luminance(page) < 0.3
+
+
+def _copy(pg, block) -> str:
+    block.hover()
+    block.locator("button.copybtn").click()
+    pg.wait_for_timeout(200)
+    return pg.evaluate("navigator.clipboard.readText()").rstrip("\n")
+
+
+def test_copy_button_copies_code_only(browser, fixture_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=fixture_url.rstrip("/"))
+    pg = context.new_page()
+    pg.goto(fixture_url + "docs/tabs.html", wait_until="networkidle")
+    assert _copy(pg, pg.locator("div.highlight-pycon").first) == "x = 40 + 2\nprint(x)"
+    assert _copy(pg, pg.locator("div.highlight-console").first) == "python -m pip install executorch"
+    context.close()
+
+
+def test_copy_button_on_a_notebook_cell(page, site_url: str) -> None:
+    import jupytext
+
+    page.goto(site_url + "notebooks/export-on-cpu.html", wait_until="networkidle")
+    first = page.locator("article .cell .cell_input").first
+    source = next(c.source for c in jupytext.read(ROOT / "notebooks" / "export-on-cpu.md").cells if c.cell_type == "code")
+    assert _copy(page, first).strip() == source.strip()
+
+
+def test_tabs_switch(browser, fixture_url: str, built_site: Path, site_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    targets = [fixture_url + "docs/tabs.html"]
+    targets += [site_url + p.relative_to(built_site).as_posix() for p in pages(built_site)
+                if soup(p).select(".sd-tab-set")]
+    for url in targets:
+        pg.goto(url, wait_until="networkidle")
+        tab_set = pg.locator(".sd-tab-set").first
+        labels = tab_set.locator("> label")
+        contents = tab_set.locator("> .sd-tab-content")
+        assert labels.count() >= 2, url
+        assert contents.nth(0).is_visible() and not contents.nth(1).is_visible(), f"{url}: first tab not shown alone"
+        labels.nth(1).click()
+        assert contents.nth(1).is_visible() and not contents.nth(0).is_visible(), f"{url}: second tab did not open"
+        if url.startswith(fixture_url):
+            assert "int main()" in contents.nth(1).inner_text()
+            shot(pg, "tabs-cpp")
+        labels.nth(0).click()
+        assert contents.nth(0).is_visible() and not contents.nth(1).is_visible()
+    context.close()
+
+
+def test_the_release_note_is_not_a_switcher(browser, fixture_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.goto(fixture_url + "docs/tabs.html", wait_until="networkidle")
+    nav = pg.locator(".sidebar-drawer .trtdocs-releases")
+    assert nav.is_visible()
+    assert nav.locator("li, select, [aria-current]").count() == 0
+    assert nav.locator(".trtdocs-release-current").inner_text().startswith("Documents Torch-TensorRT 2.14")
+    others = nav.locator(".trtdocs-release-others")
+    assert "2.15 (described upstream, not released)" in others.inner_text()
+    shot(pg, "release-note")
+    others.locator("a").click()
+    pg.wait_for_load_state("networkidle")
+    assert pg.url == fixture_url + "docs/support-matrix.html#releases"
+    row = pg.locator('[id="release-2.15"]')
+    assert row.is_visible() and "pip install" in row.inner_text()
+    context.close()
+
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def test_folded_reason_opens_on_click(page, built_site: Path, site_url: str) -> None:
+    docs = [d for d, e in provenance(built_site)["notebooks"].items() if e["cells_not_executed"]
+            and e["status"] != "recorded"]
+    if not docs:
+        pytest.skip("every cell ran in this build")
+    page.goto(site_url + f"{docs[0]}.html", wait_until="networkidle")
+    mark = page.locator("article details.trtdocs-not-executed").first
+    reason = mark.locator("> p").first
+    assert not reason.is_visible(), "the reason is not folded"
+    height = mark.bounding_box()["height"]
+    assert height < 60, f"a closed mark is {height} px high: more than one line"
+    mark.locator("> summary").click()
+    assert reason.is_visible() and reason.inner_text().startswith("needs "), reason.inner_text()
+    shot(page, "mark-open")
+
+
+def test_banner_is_small_on_a_phone(browser, built_site: Path, site_url: str) -> None:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    pg = context.new_page()
+    for doc in notebook_docs(built_site):
+        pg.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        box = pg.locator("article .trtdocs-status").bounding_box()
+        assert box["height"] <= PHONE["height"] / 4, f"{doc}: the banner is {box['height']} px high at 390 px"
+        for link in ("trtdocs-download-ipynb", "trtdocs-download-md"):
+            assert pg.locator(f"article .trtdocs-status a.{link}").is_visible(), f"{doc}: {link} not visible"
+    context.close()
+
+
+def test_md_link_downloads(page, built_site: Path, site_url: str) -> None:
+    doc = notebook_docs(built_site)[0]
+    page.goto(site_url + f"{doc}.html", wait_until="networkidle")
+    link = page.locator("article .trtdocs-status a.trtdocs-download-md")
+    assert link.get_attribute("download") == f"{doc.rsplit('/', 1)[-1]}.md"
+    with page.expect_download() as info:
+        link.click()
+    download = info.value
+    assert download.suggested_filename == f"{doc.rsplit('/', 1)[-1]}.md"
+    # the file the site serves: the page's source with its MyST rendered (test_reader_static checks it)
+    assert Path(download.path()).read_bytes() == (built_site / f"{doc}.md").read_bytes()
+
+
+def test_no_table_hides_a_column(page, built_site: Path, site_url: str) -> None:
+    wide = []
+    with_tables = [p for p in pages(built_site) if main_content(p).find("table")]
+    assert with_tables, "no page has a table"
+    for path in with_tables:
+        rel = path.relative_to(built_site).as_posix()
+        page.goto(site_url + rel, wait_until="networkidle")
+        tables = page.locator("article table")
+        for i in range(tables.count()):
+            sizes = tables.nth(i).evaluate(
+                "t => [t.scrollWidth, (t.closest('.table-wrapper') || t.parentElement).clientWidth]")
+            if sizes[0] > sizes[1]:
+                wide.append(f"{rel}: table {i} is {sizes[0]} px in {sizes[1]} px")
+    assert not wide, "tables wider than their column at 1280 px:\n" + "\n".join(wide)
+
+
+def test_long_commands_wrap(page, built_site: Path, site_url: str) -> None:
+    page.goto(site_url + "notebooks/install.html", wait_until="networkidle")
+    blocks = page.locator("article div[class*='highlight-bash'] pre, article div[class*='highlight-console'] pre")
+    assert blocks.count(), "no shell block on the install page"
+    for i in range(blocks.count()):
+        width, client = blocks.nth(i).evaluate("b => [b.scrollWidth, b.clientWidth]")
+        assert width <= client, f"shell block {i} is cut off: {width} px in {client} px"
+
+
+def test_404_at_a_deep_path(page, site_url: str) -> None:
+    response = page.goto(site_url + "notebooks/no/such/deep/page.html", wait_until="networkidle")
+    assert response is not None and response.status == 404
+    assert page.locator("article h1").inner_text() == "Page not found"
+    # styled: furo's stylesheet applied (its sidebar is laid out, the search box is styled)
+    assert page.locator(".sidebar-drawer").is_visible(), "the 404 page is not styled"
+    assert page.evaluate("[...document.styleSheets].some(s => s.href && s.href.includes('furo'))")
+    shot(page, "404-deep")
+    page.locator("article a", has_text="guide's first page").click()
+    page.wait_for_load_state("networkidle")
+    assert page.url == site_url + "index.html"
+    assert page.locator("article h1").first.is_visible()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_screenshots_at_both_widths(browser, site_url: str, scheme: str, viewport: dict) -> None:
+    context = browser.new_context(viewport=viewport, color_scheme=scheme)
+    pg = context.new_page()
+    written = []
+    for doc in ("index", "notebooks/export-pte", "notebooks/troubleshooting",
+                "docs/support-matrix", "docs/build-report", "notebooks/runtime-options"):
+        pg.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        written.append(shot(pg, f"{doc.replace('/', '-')}-{viewport['width']}-{scheme}"))
+    for path in written:
+        assert path.stat().st_size > 10_000, f"{path} looks empty"
+    context.close()

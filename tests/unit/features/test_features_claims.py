@@ -1,0 +1,114 @@
+"""What the real features table claims, and where each claim comes from.
+
+Every yes, no or broken cell names its source; every pin of a released
+release is read from the installed wheels' metadata (the docs venv installs
+torch-tensorrt 2.14.0 and torch-tensorrt-executorch-runtime 0.1.0), and a
+release that is not on PyPI prints no pins at all.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
+from packaging.version import Version
+
+from trtdocs import vocab
+from trtdocs.features import model as F
+from trtdocs.features.validate import load
+from paths import ROOT
+
+TABLE = ROOT / "docs" / "features.toml"
+
+
+@pytest.fixture(scope="module")
+def table() -> F.FeaturesTable:
+    return load(TABLE)
+
+
+def test_every_claim_has_a_source(table: F.FeaturesTable) -> None:
+    missing = [f"{f.id} in {key}: {cell.state}" for f in table.features for key, cell in f.cells.items()
+               if cell.state in F.NEEDS_EVIDENCE and not cell.sources]
+    assert not missing
+
+
+def test_every_release_has_a_cell_per_feature(table: F.FeaturesTable) -> None:
+    keys = [r.key for r in table.releases.values()]
+    assert all(list(f.cells) == keys for f in table.features)
+
+
+# The cells issue #11 names, as the table must state them.
+@pytest.mark.parametrize("fid, key, state", [
+    ("etrecord", "2.14", "unconfirmed"),
+    ("etrecord", "2.15", "broken"),
+    ("etrecord", "nightly", "broken"),
+    ("shared-engines", "2.15", "unconfirmed"),
+    ("cmake-wheel-package", "2.15", "unconfirmed"),
+])
+def test_named_cells(table: F.FeaturesTable, fid: str, key: str, state: str) -> None:
+    assert table.feature(fid).cells[key].state == state
+
+
+def test_the_0_1_runtime_path_is_deprecated_after_2_14(table: F.FeaturesTable) -> None:
+    feature = table.feature("python-runtime-0.1")
+    assert feature.cells["2.14"].state == "yes"
+    for key in ("2.15", "nightly"):
+        assert "deprecated" in feature.cells[key].remark
+
+
+def test_only_released_releases_have_pins(table: F.FeaturesTable) -> None:
+    for r in table.releases.values():
+        assert bool(r.pins) == (r.status == "released"), r.key
+        assert set(r.pins) == set(r.pin_sources), r.key
+
+
+def _metadata_value(source: F.PinSource, name: str) -> str:
+    """What ``source``'s field says about pin ``name``, read from the installed distribution."""
+    meta = importlib.metadata.metadata(source.distribution)
+    assert Version(meta["Version"]) == Version(source.version), (
+        f"the docs venv has {source.distribution} {meta['Version']}, the table cites {source.version}")
+    if source.field == "Version":
+        return "==" + meta["Version"]
+    if source.field == "Requires-Python":
+        return meta["Requires-Python"]
+    if source.field == "Requires-Dist":
+        wanted = canonicalize_name(name)  # a Requires-Dist pin is on a distribution, which names it
+        found = [Requirement(r) for r in meta.get_all("Requires-Dist") or ()]
+        # an unconditional requirement states the pin; an extra's is what that extra adds
+        [req] = [r for r in found if canonicalize_name(r.name) == wanted and r.marker is None]
+        return str(req.specifier)
+    assert source.field == "Description"
+    return meta.get_payload() or meta["Description"] or ""
+
+
+def _pins() -> list[tuple[str, str]]:
+    t = load(TABLE)
+    return [(r.key, name) for r in t.releases.values() for name in r.pins]
+
+
+@pytest.mark.parametrize("key, name", _pins())
+def test_pin_is_taken_from_the_release_metadata(table: F.FeaturesTable, key: str, name: str) -> None:
+    release = table.release(key)
+    spec, source = release.pins[name], release.pin_sources[name]
+    # the metadata belongs to this release: Torch-TensorRT's own, or a wheel it pins exactly
+    own = {canonicalize_name(vocab.TORCH_TENSORRT): release.version}
+    own.update({canonicalize_name(n): s.removeprefix("==")
+                for n, s in release.distribution_pins.items() if s.startswith("==")})
+    assert own.get(canonicalize_name(source.distribution)) == source.version, (
+        f"{name}: {source} is not metadata of release {key}")
+    stated = _metadata_value(source, name)
+    if source.field == "Description":
+        assert f"CUDA {spec}" in stated, f"{name}: the {source} does not state CUDA {spec}"
+    else:
+        assert SpecifierSet(stated) == SpecifierSet(spec if spec[:1] in "<>=!~" else f"=={spec}"), (
+            f"{name}: the table says {spec}, {source} says {stated}")
+
+
+def test_a_pin_the_metadata_does_not_state_fails(table: F.FeaturesTable) -> None:
+    """The check above is not vacuous: a dry-run range read against real metadata disagrees."""
+    source = table.release("2.14").pin_sources[vocab.TENSORRT]
+    assert SpecifierSet(_metadata_value(source, vocab.TENSORRT)) != SpecifierSet(">=11.3,<11.4")
