@@ -140,7 +140,7 @@ def test_a_planted_bad_entry_fails_naming_file_and_entry(tmp_path, external, old
         load_links(path, external)
 
 
-@pytest.mark.network
+@pytest.mark.upstream
 def test_upstream_pages_are_in_the_inventory(external):
     """Each page#anchor of the links file is a location in its project's objects.inv
     for that release (the check the build cannot make: it has no network)."""

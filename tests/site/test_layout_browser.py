@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from reader_site import notebook_docs, pages
-from test_reader_browser import CHROMIUM, CHROMIUM_ARGS, shot, site_url  # noqa: F401 (fixture)
+from reader_site import CHROMIUM, CHROMIUM_ARGS, shot
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 900}

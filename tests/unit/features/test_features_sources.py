@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from paths import ROOTS
+from paths import ROOT, ROOTS
 
 from trtdocs.features.sources import SourceError, parse
 from trtdocs.features.validate import FeaturesError, load

@@ -15,7 +15,6 @@ from trtdocs.features.validate import FeaturesError, load
 from trtdocs.notebooks import requirements
 from trtdocs.notebooks.environment import Environment
 from paths import ROOT
-from trtdocs.features.sphinx import switcher
 
 TABLE = ROOT / "docs" / "features.toml"
 FIXTURE = ROOT / "tests" / "roots" / "test-features" / "features.toml"
@@ -393,15 +392,3 @@ def test_not_toml_names_the_file(tmp_path: Path) -> None:
     bad.write_text("documented = \n", encoding="utf-8")
     with pytest.raises(FeaturesError, match=re.escape(f"{bad}: not valid TOML")):
         load(bad)
-
-
-def test_releases_follow_the_table_order() -> None:
-    table = load(ROOT / "docs" / "features.toml")
-    assert [(r.key, r.status) for r in table.releases.values()] == [
-        ("2.14", "released"), ("2.15", "described"), ("nightly", "nightly")]
-    got = switcher(table)
-    assert [(r["label"], r["documented"], r["anchor"]) for r in got] == [
-        ("2.14", True, "release-2.14"), ("2.15", False, "release-2.15"), ("Nightly", False, "release-nightly")]
-    assert [r["status_words"] for r in got] == ["released", "described upstream, not released", "nightly builds"]
-    other = switcher(load(ROOT / "docs" / "features.toml", "2.15"))
-    assert [r["label"] for r in other if r["documented"]] == ["2.15"]
