@@ -14,8 +14,7 @@ import jupytext
 import pytest
 from bs4 import BeautifulSoup
 from paths import ROOT as REPO
-from sitebuild import log, sphinx_build
-from sites import copy_root
+from sites import build, copy_root
 
 from trtdocs.api import model as apimodel
 from trtdocs.api.external import ExternalIndex
@@ -169,18 +168,18 @@ def _codelinks_site(tmp_path: Path, extra: str) -> Path:
 def test_a_planted_unlinked_call_fails_the_build(tmp_path):
     root = _codelinks_site(tmp_path, "\n## Planted\n\n```{code-cell} ipython3\n"
                                      "layer = torch.nn.Bilinear(2, 2, 3)\n```\n")
-    result = sphinx_build(root, root / "_build", env=ENV)
+    result = build(root, root / "_build", env=ENV)
     assert result.returncode != 0
     assert re.search(r"save-and-export\.md:\d+: ERROR: code cell \d+, line 1: `torch\.nn\.Bilinear` links nowhere",
-                     log(result)), log(result)[-3000:]
+                     result.log), result.log[-3000:]
 
 
 @pytest.mark.build
 def test_used_in_lists_the_pages_and_sections_of_a_planted_use(tmp_path):
     root = _codelinks_site(tmp_path, "\n## Planted use\n\n```{code-cell} ipython3\n"
                                      "loaded = torch_tensorrt.load(\"model.pte\", format=\"executorch\")\n```\n")
-    result = sphinx_build(root, root / "_build", env=ENV)
-    assert result.returncode == 0, log(result)[-4000:]
+    result = build(root, root / "_build", env=ENV)
+    assert result.returncode == 0, result.log[-4000:]
     api = BeautifulSoup((root / "_build" / "html" / "api.html").read_text(encoding="utf-8"), "html.parser")
 
     def used_in(name: str) -> list[tuple[str, str]]:

@@ -185,4 +185,4 @@ def test_editing_the_features_table_regates_on_the_next_build(tmp_path: Path) ->
     assert result.returncode == 0, result.log
     page = _html(tmp_path / "_build", "notebooks/feature")
     assert "recorded value 42" not in page.get_text()
-    assert "torch_tensorrt>=2.15" in page.select_one(".trtdocs-not-executed").get_text()
+    assert "needs Torch-TensorRT 2.15 or newer" in page.select_one(".trtdocs-not-executed").get_text()

@@ -14,8 +14,6 @@ import pytest
 from paths import ROOT as REPO
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 SCREENSHOTS = REPO / "_build" / "screenshots"
 PAGE = "docs/api/torch_tensorrt.html"
 
@@ -31,17 +29,6 @@ def url(built_site: Path) -> str:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/{PAGE}"
     server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.is_file():
-        pytest.skip(f"no {CHROMIUM} (make browser installs it)")
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.mark.parametrize("width", [1280, 390])

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from reader_site import notebook_docs, pages
-from reader_site import CHROMIUM, CHROMIUM_ARGS, shot
+from reader_site import shot
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 900}
@@ -154,18 +154,6 @@ DIAGRAM_TEXT_SIZE = """(minimum) => {
   }
   return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (make test does)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @contextlib.contextmanager

@@ -38,13 +38,14 @@ def execution_folder(env: BuildEnvironment, docname: str) -> Path | None:
     the build's run folder); a build whose notebooks part has none runs each
     page in its own folder (myst-nb's ``nb_execution_in_temp``: gone after the
     run) or beside the page."""
-    try:
-        from ..notebooks.jobs import execution_folder as folder_of  # the build's run folder, where it exists
-    except ImportError:
-        if env.config.nb_execution_in_temp:
-            return None
-        return Path(env.doc2path(docname)).parent
-    return folder_of(env, docname)
+    from .. import state
+    from ..notebooks.jobs import execution_folder as folder_of
+
+    if state.of(env).context is not None:  # the notebooks part runs this build's pages: its run folder
+        return folder_of(env, docname)
+    if env.config.nb_execution_in_temp:
+        return None
+    return Path(env.doc2path(docname)).parent
 
 
 class PteDiagram(SphinxDirective):
