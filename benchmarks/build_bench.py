@@ -87,7 +87,7 @@ LOCK_ERROR = "database is locked"
 LABELS: dict[str, str] = {
     "venv": "Create the venv (make venv, empty VENV_ROOT)",
     "cold": "Cold build, clean clone (make html)",
-    "cold-j2": "Cold build with SPHINXOPTS=\"-j 2\"",
+    "cold-j2": "Cold build, -j 2",
     "padded-j1": "Cold build, each notebook plus {copies} copies, -j 1",
     "padded-j2": "Cold build, each notebook plus {copies} copies, -j 2",
     "noop": "No-op rebuild",
