@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from api_copies import planted_copy
 from bs4 import BeautifulSoup
-from paths import ROOT
+from api_fixtures import DATA, ERRATA, model, table  # noqa: F401 (fixtures)
 from sites import Built, build, copy_root
 
 from trtdocs import state
@@ -21,20 +21,7 @@ from trtdocs.api import data as apidata
 from trtdocs.api import index as api_index
 from trtdocs.api import model as apimodel
 from trtdocs.api import render
-from trtdocs.features.validate import load as load_features
 
-DATA = ROOT / "docs" / "data" / "api.toml"
-ERRATA = ROOT / "docs" / "data" / "api-errata.toml"
-
-
-@pytest.fixture(scope="module")
-def model() -> apimodel.ApiModel:
-    return apimodel.load()
-
-
-@pytest.fixture(scope="module")
-def table():
-    return load_features(ROOT / "docs" / "features.toml")
 
 
 @pytest.fixture(scope="module")

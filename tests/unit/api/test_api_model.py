@@ -11,25 +11,12 @@ from pathlib import Path
 
 import pytest
 from api_copies import planted_copy
-from paths import ROOT
+from api_fixtures import DATA, ERRATA, model, table  # noqa: F401 (fixtures)
 
 from trtdocs.api import data as apidata
 from trtdocs.api import index as api_index
 from trtdocs.api import model as apimodel
-from trtdocs.features.validate import load as load_features
 
-DATA = ROOT / "docs" / "data" / "api.toml"
-ERRATA = ROOT / "docs" / "data" / "api-errata.toml"
-
-
-@pytest.fixture(scope="module")
-def model() -> apimodel.ApiModel:
-    return apimodel.load()
-
-
-@pytest.fixture(scope="module")
-def table():
-    return load_features(ROOT / "docs" / "features.toml")
 
 
 def test_one_model_for_the_guards_and_the_reference(model):

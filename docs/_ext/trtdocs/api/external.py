@@ -24,7 +24,7 @@ from pathlib import Path
 import griffe
 
 from ..vocab import API_PACKAGES
-from .index import Missing, Unknown
+from .index import Missing, Unknown, from_bases
 
 _DEPTH = 25  # aliases followed before a name counts as not checkable
 
@@ -131,18 +131,5 @@ class ExternalIndex:
         raise Unknown(f"{owner}.{name}")  # a member of a function's or an attribute's value
 
     def _inherited(self, cls: griffe.Object, name: str, depth: int) -> griffe.Object:
-        unknown = False
-        for base in cls.bases:
-            path = getattr(base, "canonical_path", None)
-            if not path or not self.installed(path.split(".")[0]):
-                unknown = True  # typing, object, a package not installed
-                continue
-            try:
-                return self._member([self.lookup(path, depth + 1)], name, path, depth + 1)
-            except Missing:
-                continue
-            except Unknown:
-                unknown = True
-        if unknown:
-            raise Unknown(f"{cls.path}.{name}")
-        raise Missing(f"{cls.path}.{name}")
+        return from_bases(cls, name, self.installed,
+                          lambda path: self._member([self.lookup(path, depth + 1)], name, path, depth + 1))

@@ -11,7 +11,7 @@ value) raises :class:`Unknown`, so callers can tell "wrong" from "not checkable"
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
@@ -32,6 +32,27 @@ class Unknown(Exception):
 
 class Missing(Exception):
     """The installed package lacks the name."""
+
+
+def from_bases(cls: griffe.Object, name: str, known: Callable[[str], bool],
+               member: Callable[[str], griffe.Object], unknown: bool = False) -> griffe.Object:
+    """``name`` from the first base class of ``cls`` that has it, each base asked
+    through ``member(base_path)``. A base whose package ``known`` rejects, or one
+    that cannot be checked, makes a miss :class:`Unknown`, not :class:`Missing`."""
+    for base in cls.bases:
+        path = getattr(base, "canonical_path", None)
+        if not path or not known(path.split(".")[0]):
+            unknown = True  # typing, object, or a package this index does not read
+            continue
+        try:
+            return member(path)
+        except Missing:
+            continue
+        except Unknown:
+            unknown = True
+    if unknown:
+        raise Unknown(f"{cls.path}.{name}")
+    raise Missing(f"{cls.path}.{name}")
 
 
 @dataclasses.dataclass
@@ -96,23 +117,14 @@ class ApiIndex:
         bases in folders without ``__init__.py`` unresolved)."""
         if name in cls.members:
             return cls.members[name]
-        unknown = depth > 10
-        for base in cls.bases:
-            path = getattr(base, "canonical_path", None)
-            if not path or path.split(".")[0] not in self.modules:
-                unknown = True  # torch, typing, object: not loaded
-                continue
-            try:
-                base_cls = self.lookup(path)
-                if base_cls.is_class:
-                    return self._inherited(base_cls, name, depth + 1)
-            except Missing:
-                continue
-            except Unknown:
-                unknown = True
-        if unknown:
-            raise Unknown(f"{cls.path}.{name}")
-        raise Missing(f"{cls.path}.{name}")
+
+        def member(path: str) -> griffe.Object:
+            base_cls = self.lookup(path)
+            if not base_cls.is_class:
+                raise Missing(path)  # not a class: the next base may have it
+            return self._inherited(base_cls, name, depth + 1)
+
+        return from_bases(cls, name, lambda root: root in self.modules, member, unknown=depth > 10)
 
     def _load_namespace_child(self, module: griffe.Object, name: str) -> griffe.Object | None:
         """A submodule griffe did not walk into (:func:`.model.namespace_child`)."""
