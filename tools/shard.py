@@ -4,8 +4,12 @@
 Every ``notebooks/*.md`` page is placed in one shard. A notebook weighs its
 execution time (``duration_s``) from its record in ``--records`` (what the
 last GPU run recorded), else from ``--provenance`` (a finished build's
-``provenance.json``), else ``--default`` seconds. The notebooks are packed
-greedily, longest first, each into the shard with the least work so far.
+``provenance.json``), else ``--default`` seconds. Pages that hand files to
+each other in ``programs/`` (or share a path where the notebooks run) stay in
+one shard, so a shard never runs another's writer again: the extension reads
+the pages for that (``trtdocs.notebooks.handoffs``), which needs the packages
+of ``requirements-plan.txt``. The groups of pages are packed greedily, longest
+first, each into the shard with the least work so far.
 
     python3 tools/shard.py --shards 3
     python3 tools/shard.py --shards 3 --json
@@ -13,8 +17,9 @@ greedily, longest first, each into the shard with the least work so far.
 
 ``--github-output`` appends ``matrix=<json>`` (``{"include": [{"shard": 0,
 "notebooks": "notebooks/a notebooks/b", "seconds": 12.5}, ...]}``, empty
-shards left out) and ``shards=<count>`` for a GitHub Actions job matrix. It
-needs only the standard library, so a planning job installs nothing.
+shards left out) and ``shards=<count>`` for a GitHub Actions job matrix. A
+planning job installs ``requirements-plan.txt`` (three small packages), not the
+docs venv.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+EXTENSIONS = ROOT / "docs" / "_ext"  # trtdocs, whose handoffs module says which pages hand files on
+PLAN_REQUIREMENTS = "requirements-plan.txt"
 RECORD_KEY = "trtdocs_record"  # docs/_ext/trtdocs/recorded.py
 # GitHub Actions refuses a matrix of more than 256 jobs.
 MAX_JOBS = 256
@@ -36,7 +43,7 @@ MAX_JOBS = 256
 @dataclasses.dataclass
 class Shard:
     index: int
-    # notebook docnames, in the order they were placed (longest first)
+    # notebook docnames, in the order they were placed (longest group first; a group in reading order)
     notebooks: list[str] = dataclasses.field(default_factory=list)
     # sum of the notebooks' durations in seconds
     seconds: float = 0.0
@@ -74,17 +81,38 @@ def record_durations(record_dir: Path) -> dict[str, float]:
     return found
 
 
-def plan(weights: Mapping[str, float], shards: int) -> list[Shard]:
-    """Greedy longest-first packing; ties go to the lower shard index and name order."""
+def handoff_groups(root: Path) -> list[tuple[str, ...]]:
+    """The groups of pages under ``root`` that hand files to each other, each in
+    reading order (groups of one left out); none without an ``index.md``."""
+    if str(EXTENSIONS) not in sys.path:
+        sys.path.insert(0, str(EXTENSIONS))
+    try:
+        from trtdocs.notebooks.handoffs import Handoffs
+    except ImportError as exc:
+        raise ValueError(f"reading the pages' handoffs needs {exc.name or exc}: "
+                         f"pip install -r {PLAN_REQUIREMENTS}") from None
+    if not (root / "index.md").is_file():
+        return []
+    return [group for group in Handoffs.of_site(root).groups() if len(group) > 1]
+
+
+def plan(weights: Mapping[str, float], shards: int, groups: Sequence[Sequence[str]] = ()) -> list[Shard]:
+    """Greedy longest-first packing of ``groups`` (pages that stay together, in
+    order) and of every other page alone; ties go to the lower shard index and
+    name order."""
     if shards < 1:
         raise ValueError("the number of shards must be at least 1")
     if shards > MAX_JOBS:
         raise ValueError(f"at most {MAX_JOBS} shards (a GitHub Actions matrix holds {MAX_JOBS} jobs)")
+    units = [tuple(d for d in group if d in weights) for group in groups]
+    units = [u for u in units if u]
+    grouped = {d for u in units for d in u}
+    units += [(d,) for d in weights if d not in grouped]
     bins = [Shard(i) for i in range(shards)]
-    for doc in sorted(weights, key=lambda d: (-weights[d], d)):
+    for unit in sorted(units, key=lambda u: (-sum(weights[d] for d in u), u[0])):
         target = min(bins, key=lambda b: (b.seconds, b.index))
-        target.notebooks.append(doc)
-        target.seconds += weights[doc]
+        target.notebooks.extend(unit)
+        target.seconds += sum(weights[d] for d in unit)
     return bins
 
 
@@ -121,7 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         docs = notebooks(args.root)
         if not docs:
             raise ValueError(f"no notebooks under {args.root / 'notebooks'}")
-        bins = plan(weights_for(docs, recorded, built, default=args.default), args.shards)
+        bins = plan(weights_for(docs, recorded, built, default=args.default), args.shards,
+                    handoff_groups(args.root))
     except ValueError as exc:
         print(f"shard: {exc}", file=sys.stderr)
         return 2

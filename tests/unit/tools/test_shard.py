@@ -71,3 +71,42 @@ def test_records_weigh_first_and_a_bad_record_is_named(tmp_path, capsys):
     (records / "notebooks__b.ipynb").write_text("{}")
     assert shard.main(["--root", str(root), "--shards", "2"]) == 2
     assert "notebooks__b.ipynb: not a record" in capsys.readouterr().err
+
+
+def _notebook(title: str, code: str) -> str:
+    return ("---\njupytext:\n  text_representation:\n    format_name: myst\nkernelspec:\n  name: python3\n---\n"
+            f"# {title}\n\n```{{code-cell}} python\n{code}\n```\n")
+
+
+def test_pages_that_hand_files_on_share_a_shard(tmp_path, capsys):
+    root = _site(tmp_path)
+    (root / "index.md").write_text("# Guide\n\n```{toctree}\nnotebooks/a\nnotebooks/b\nnotebooks/c\n```\n")
+    notebooks = root / "notebooks"
+    (notebooks / "a.md").write_text(_notebook("A", 'open("programs/model.pte", "wb").write(b"x")'))
+    (notebooks / "b.md").write_text(_notebook("B", "print(1)"))
+    (notebooks / "c.md").write_text(_notebook("C", 'print(open("programs/model.pte", "rb").read())'))
+    assert shard.handoff_groups(root) == [("notebooks/a", "notebooks/c")]
+    # by weight alone, a and c (the two longest) would go to different shards
+    weights = {"notebooks/a": 10.0, "notebooks/b": 2.0, "notebooks/c": 9.0}
+    assert [b.notebooks for b in shard.plan(weights, 2)] == [["notebooks/a"], ["notebooks/c", "notebooks/b"]]
+    bins = shard.plan(weights, 2, shard.handoff_groups(root))
+    assert [b.notebooks for b in bins] == [["notebooks/a", "notebooks/c"], ["notebooks/b"]]
+    assert [b.seconds for b in bins] == [19.0, 2.0]
+    # the command line reads the groups too (every page at the default weight)
+    assert shard.main(["--root", str(root), "--shards", "3", "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert [p["notebooks"] for p in plan] == [["notebooks/a", "notebooks/c"], ["notebooks/b"], []]
+
+
+def test_the_planning_requirements_are_the_docs_venvs_own():
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+    from paths import ROOT
+
+    lines = (ROOT / shard.PLAN_REQUIREMENTS).read_text().splitlines()
+    pins = [Requirement(line) for line in lines if line.strip() and not line.startswith("#")]
+    assert pins, "requirements-plan.txt pins nothing"
+    for pin in pins:
+        installed = metadata.version(pin.name)
+        assert pin.specifier.contains(installed), f"{pin} in {shard.PLAN_REQUIREMENTS}, the docs venv has {installed}"

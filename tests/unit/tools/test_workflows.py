@@ -147,7 +147,9 @@ def _plan_step() -> dict[str, Any]:
 def test_planning_job_output_is_a_valid_matrix(shards: int, tmp_path: Path) -> None:
     out = tmp_path / "github_output"
     out.touch()
-    env = {**os.environ, "SHARDS": str(shards), "GITHUB_OUTPUT": str(out)}
+    # `python` is this venv's, which has what requirements-plan.txt installs in the job
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    env = {**os.environ, "PATH": path, "SHARDS": str(shards), "GITHUB_OUTPUT": str(out)}
     result = subprocess.run(["bash", "-e", "-c", _plan_step()["run"]], cwd=REPO, env=env,
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
@@ -164,3 +166,7 @@ def test_planning_job_output_is_a_valid_matrix(shards: int, tmp_path: Path) -> N
         names = subset_names(entry["notebooks"])
         assert names and all(any(in_subset(p, (n,)) for p in pages) for n in names)
     assert len({e["shard"] for e in include}) == len(include)
+    # the pages that hand programs/ files on share a shard (run-cpp reads export-pte's program)
+    (shard_of_cpp,) = [e["shard"] for e in include if "notebooks/run-cpp" in e["notebooks"].split()]
+    (shard_of_pte,) = [e["shard"] for e in include if "notebooks/export-pte" in e["notebooks"].split()]
+    assert shard_of_cpp == shard_of_pte
