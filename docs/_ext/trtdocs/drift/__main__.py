@@ -1,4 +1,4 @@
-"""``python -m trtdocs.drift [--root DIR] [--table FILE] [--network] [GUARD ...]``
+"""``python -m trtdocs.drift [--root DIR] [--table FILE] [--memo FILE] [--network] [GUARD ...]``
 
 Prints every violation as ``file:line: [rule] message`` and exits 1 if any.
 ``--network`` also resolves the documented release's pins against PyPI.
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..features.validate import load as load_features
 from . import pypi
+from .memo import PageMemo, inputs_key
 from .run import DEFAULT_TABLE, GUARDS, report_to_json, run_guards
 
 
@@ -24,10 +25,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--documented", default=None, help="check against this release, not the table's")
     parser.add_argument("--network", action="store_true", help="check the documented release on PyPI")
     parser.add_argument("--json", action="store_true", help="print the report as JSON (what the build reads)")
+    parser.add_argument("--memo", type=Path, default=None,
+                        help="keep each page's findings in this file and reuse those of unchanged pages")
     args = parser.parse_args(argv)
     table_path = args.table or args.root / DEFAULT_TABLE
-    report = run_guards(args.root, features=load_features(table_path, args.documented),
-                        guards=args.guards or GUARDS)
+    features = load_features(table_path, args.documented)
+    page_memo = (PageMemo.open(args.memo, inputs_key(Path(features.path), features.documented))
+                 if args.memo else None)
+    report = run_guards(args.root, features=features, guards=args.guards or GUARDS, page_memo=page_memo)
+    if page_memo is not None:
+        page_memo.save()
     if args.json:
         print(json.dumps(report_to_json(report)))
         return 1 if report.violations else 0

@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
@@ -276,8 +276,10 @@ def check_page(root: Path, page: Path, evidence: Path) -> list[Violation]:
     return violations
 
 
-def check(root: Path, *, require: bool = REQUIRE_EVIDENCE) -> Result:
-    """Every evidence file, and every guide page against its file."""
+def check(root: Path, *, require: bool = REQUIRE_EVIDENCE,
+          check_one: Callable[[Path, Path, Path], list[Violation]] = check_page) -> Result:
+    """Every evidence file, and every guide page against its file (by ``check_one``:
+    :func:`check_page`, or a memo of it)."""
     root = root.resolve()
     violations: list[Violation] = []
     without: list[str] = []
@@ -290,7 +292,7 @@ def check(root: Path, *, require: bool = REQUIRE_EVIDENCE) -> Result:
     for page in pages:
         evidence = evidence_file(root, page)
         if evidence.is_file():
-            violations += check_page(root, page, evidence)
+            violations += check_one(root, page, evidence)
         elif require:
             violations.append(Violation(str(page.relative_to(root)), 1, "evidence-missing",
                                         f"no evidence file {evidence.relative_to(root)}"))

@@ -229,10 +229,10 @@ def _pin_agrees(cmd: InstallCommand, release: Release, name: str, req: Requireme
 
 
 def check_pages(root: Path, table: Table, installed: Installed | None = None,
-                globs: Iterable[str] = PAGE_GLOBS) -> list[Violation]:
-    """Every install command of every page, checked."""
+                globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterable[Path] | None = None) -> list[Violation]:
+    """Every install command of every page (or of ``paths``), checked."""
     out: list[Violation] = []
-    for path in page_paths(root, globs):
+    for path in (list(paths) if paths is not None else page_paths(root, globs)):
         commands, problems = find_commands(path, root)
         out += problems
         for cmd in commands:

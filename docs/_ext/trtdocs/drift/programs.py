@@ -30,7 +30,7 @@ import ast
 import dataclasses
 import re
 import shlex
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 
@@ -326,15 +326,19 @@ def _links(path: Path, root: Path) -> set[str]:
     return out
 
 
-def check(root: Path, pages: Iterable[Path] | None = None) -> list[Violation]:
-    """The rules of :data:`RULES` over ``pages`` (by default :func:`reading_order`)."""
+Accesses = Callable[[Path, str], tuple[list[Access], list[Violation]]]  # page_accesses, or a memo of it
+
+
+def check(root: Path, pages: Iterable[Path] | None = None, *, accesses_of: Accesses = page_accesses) -> list[Violation]:
+    """The rules of :data:`RULES` over ``pages`` (by default :func:`reading_order`),
+    each page read by ``accesses_of``."""
     root = root.resolve()
     order = [p.resolve() for p in (pages if pages is not None else reading_order(root)) if p.is_file()]
     rels = [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in order]
     violations: list[Violation] = []
     accesses: list[list[Access]] = []
     for path, rel in zip(order, rels):
-        found, problems = page_accesses(path, rel)
+        found, problems = accesses_of(path, rel)
         accesses.append(found)
         violations += problems
     for n, (path, rel, found) in enumerate(zip(order, rels, accesses)):

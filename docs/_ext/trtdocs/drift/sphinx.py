@@ -6,8 +6,11 @@ pages are read.
 The guards read every page and load the packages with griffe (a few seconds),
 so the report is cached in ``<outdir>/../trtdocs/drift.json`` under a key of
 the pages' text, the features table (and the documented release), the
-installed versions, the toolchain and the guards' own source; an unchanged
-tree re-emits the cached report without running them. The guards read the
+installed versions, the toolchain and the package's own source
+(:func:`.memo.site_key`); an unchanged tree re-emits the cached report without
+running them. When a page changed, the child process reruns the page guards on
+the changed pages only, taking the others' findings from ``drift-pages.json``
+beside it (:class:`.memo.PageMemo`). The guards read the
 features table trtdocs.features validated (``trtdocs_features_file``); the
 API guard's child process loads the API model from its disk cache
 (:mod:`trtdocs.api.cache`) when the installed sources have not changed.
@@ -16,13 +19,10 @@ API guard's child process loads the API model from its disk cache
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,12 +30,8 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from .. import config
-from ..api import model as api_model
 from ..features.sphinx import table
-from ..notebooks import cxxsdk
-from ..vocab import FAMILY
-from . import evidence, installs
-from .blocks import page_paths
+from . import evidence, installs, memo
 from .run import SAVE_OPTIONS, Report, report_from_json
 
 if TYPE_CHECKING:
@@ -48,29 +44,13 @@ logger = logging.getLogger(__name__)
 # Violations the gating (the trtdocs extension) reports for the page itself:
 # with it loaded, the build shows one error per cause.
 GATING_RULES = frozenset({"requires", "front-matter"})
+MEMO = "drift-pages.json"  # beside drift.json: each page's findings (drift/memo.py)
 
 
 def _cache_key(root: Path, features: FeaturesTable) -> str:
-    """Everything the guards read: pages, table, their own code, packages, toolchain."""
-    h = hashlib.sha256()
-    package = Path(__file__).parents[1]  # the guards, and the API and features code they run
-    files = [*page_paths(root), Path(features.path), root / SAVE_OPTIONS,
-             *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml")), *sorted(package.glob("drift/*.py")),
-             *sorted(package.glob("api/*.py")), *sorted(package.glob("features/*.py"))]
-    for f in files:
-        h.update(str(f).encode())
-        h.update(f.read_bytes() if f.is_file() else b"-")
-    h.update(api_model.key().encode())  # the installed packages' sources
-    for dist in FAMILY:
-        try:
-            h.update(f"{dist}={metadata.version(dist)}".encode())
-        except metadata.PackageNotFoundError:
-            h.update(f"{dist}=none".encode())
-    h.update(f"documented={features.documented}".encode())
-    h.update(os.environ.get("TRTDOCS_CXX_INCLUDE", "").encode())
-    h.update(f"{shutil.which('g++')} {cxxsdk.toolchain_identity()}".encode())
-    h.update(os.environ.get(cxxsdk.PREFIX_ENV, "").encode())
-    return h.hexdigest()
+    """Everything the guards read: pages, table, registers, their own code, packages, toolchain."""
+    return memo.site_key(root, Path(features.path), features.documented,
+                         [root / SAVE_OPTIONS, *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml"))])
 
 
 def _cached(cache: Path, key: str) -> Report | None:
@@ -128,7 +108,7 @@ def _start(app: Sphinx) -> None:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             filter(None, [str(package_root), os.environ.get("PYTHONPATH")])))
         run.process = subprocess.Popen(
-            [sys.executable, "-m", "trtdocs.drift", "--json", "--root", str(root),
+            [sys.executable, "-m", "trtdocs.drift", "--json", "--root", str(root), "--memo", str(run.cache.with_name(MEMO)),
              "--table", str(features.path), "--documented", features.documented],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     _RUNNING[id(app)] = run

@@ -1,0 +1,110 @@
+"""What the guards remember between builds, and the keys that say when it holds.
+
+* :func:`inputs_key`: everything a page guard reads besides the page itself: the
+  features table and the documented release, the installed packages, the C++
+  toolchain and headers, and this package's code;
+* :func:`site_key`: that, plus every page, evidence register and the ``save()``
+  options table: an unchanged site re-emits the last report without running a
+  guard (:mod:`.sphinx`);
+* :class:`PageMemo`: each page's findings per page guard, kept under
+  :func:`inputs_key` and a digest of the page's text, so that a build after one
+  page's edit runs the page guards (installs, api, cpp, marks) on that page only.
+  The guards over the whole site (files handed between pages, the evidence
+  registers, the ``save()`` options) read several files at once; they run every
+  time, and take well under a second.
+
+A memo is a JSON file; one the guards cannot read is ignored and written again.
+Pure: no Sphinx.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from ..api import model as api_model
+from ..notebooks import cxxsdk
+from ..vocab import FAMILY
+from .blocks import page_paths
+from .cpp import EXTRA_INCLUDE_ENV
+
+PACKAGE = Path(__file__).resolve().parents[1]  # trtdocs: the guards and the code they call
+SCHEMA = 1
+
+
+def inputs_key(table: Path, documented: str) -> str:
+    """What every page guard reads, apart from the page."""
+    h = hashlib.sha256(f"schema={SCHEMA}".encode())
+    for f in [table, *sorted(PACKAGE.rglob("*.py"))]:
+        h.update(str(f).encode())
+        h.update(f.read_bytes() if f.is_file() else b"-")
+    h.update(api_model.key().encode())  # the installed packages' sources
+    for dist in FAMILY:
+        try:
+            h.update(f"{dist}={metadata.version(dist)}".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{dist}=none".encode())
+    h.update(f"documented={documented}".encode())
+    h.update(os.environ.get(EXTRA_INCLUDE_ENV, "").encode())
+    h.update(f"{shutil.which('g++')} {cxxsdk.toolchain_identity()}".encode())
+    h.update(os.environ.get(cxxsdk.PREFIX_ENV, "").encode())
+    return h.hexdigest()
+
+
+def site_key(root: Path, table: Path, documented: str, site_files: list[Path]) -> str:
+    """:func:`inputs_key`, every page, and ``site_files`` (what the site guards read)."""
+    h = hashlib.sha256(inputs_key(table, documented).encode())
+    for f in [*page_paths(root), *site_files]:
+        h.update(str(f).encode())
+        h.update(f.read_bytes() if f.is_file() else b"-")
+    return h.hexdigest()
+
+
+def text_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@dataclasses.dataclass(slots=True)
+class PageMemo:
+    """Findings per page and guard, valid for one :func:`inputs_key`."""
+
+    path: Path  # the JSON file
+    key: str  # inputs_key of this run
+    kept: dict[str, Any]  # "<guard> <page> <digest>" -> the part of the report, as JSON
+    fresh: dict[str, Any] = dataclasses.field(default_factory=dict)  # what this run used or made
+
+    @classmethod
+    def open(cls, path: Path, key: str) -> PageMemo:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            kept = data["parts"] if data.get("key") == key else {}
+        except (OSError, ValueError, TypeError, KeyError):
+            kept = {}  # missing or unreadable: every page is checked again
+        return cls(path, key, kept if isinstance(kept, dict) else {})
+
+    @staticmethod
+    def _slot(guard: str, rel: str, digest: str) -> str:
+        return f"{guard} {rel} {digest}"
+
+    def get(self, guard: str, rel: str, digest: str) -> Any | None:
+        slot = self._slot(guard, rel, digest)
+        part = self.kept.get(slot)
+        if part is not None:
+            self.fresh[slot] = part
+        return part
+
+    def put(self, guard: str, rel: str, digest: str, part: Any) -> None:
+        self.fresh[self._slot(guard, rel, digest)] = part
+
+    def save(self) -> None:
+        """Keep this run's parts only (an edited page's old parts go), atomically."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_name(f"{self.path.name}.{os.getpid()}")
+        partial.write_text(json.dumps({"key": self.key, "parts": self.fresh}), encoding="utf-8")
+        partial.replace(self.path)
