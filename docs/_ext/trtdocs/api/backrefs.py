@@ -119,6 +119,15 @@ def before_read(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None
     state.of(env).api_uses_before = dict(state.of(env).api_uses)
 
 
+def load_while_notebooks_run(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """At env-before-read-docs, once trtdocs.notebooks has started this build's
+    executions: the process only waits for their kernels, so what :func:`check`
+    needs after the read (the API model, the links) loads now, off the build's
+    critical path."""
+    if state.of(env).backref_docs and state.of(env).execution is not None:
+        site_of(env).load_names()
+
+
 def updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """The pages with "Used in" lists, when some page's uses changed in this build."""
     build = state.of(env)
@@ -217,6 +226,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-read", collect)
     app.connect("env-updated", check)
     app.connect("env-before-read-docs", before_read)
+    app.connect("env-before-read-docs", load_while_notebooks_run, priority=700)  # after notebooks.jobs.start (600)
     app.connect("env-get-updated", updated)
     app.connect("doctree-resolved", resolve)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -20,6 +20,7 @@ page and anchor is there.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 import tomllib
 from collections.abc import Mapping
@@ -28,6 +29,8 @@ from types import MappingProxyType
 
 from packaging.version import InvalidVersion, Version
 
+from . import external as external_module
+from . import index as index_module
 from .external import ExternalIndex
 from .index import Missing, Unknown
 
@@ -67,8 +70,11 @@ class Links:
         return upstream.url(name) if upstream is not None and name in upstream.names else None
 
 
-def load_links(path: Path, external: ExternalIndex) -> Links:
-    """Read ``path`` and check it against the packages installed where ``external`` looks."""
+def load_links(path: Path, external: ExternalIndex, *, verified: Path | None = None) -> Links:
+    """Read ``path`` and check it against the packages installed where ``external``
+    looks. With ``verified`` (a folder), a file whose names were all found in the
+    same installed releases before is not looked up again (a second or so of
+    reading torch's sources): a marker there, named by :func:`_verified_key`, says so."""
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -77,7 +83,9 @@ def load_links(path: Path, external: ExternalIndex) -> Links:
         raise LinksError(f"{path}: not valid TOML: {exc}") from None
     if unknown := sorted(set(raw) - {"upstream", "unlinked"}):
         raise LinksError(f"{path}: top level: unknown key {unknown[0]!r}; allowed: upstream, unlinked")
-    upstream = {package: _upstream(path, package, table, external)
+    marker = verified / _verified_key(path, raw, external) if verified is not None else None
+    look_up = marker is None or not marker.is_file()
+    upstream = {package: _upstream(path, package, table, external, look_up)
                 for package, table in raw.get("upstream", {}).items()}
     unlinked = raw.get("unlinked", {})
     for name, reason in unlinked.items():
@@ -85,10 +93,25 @@ def load_links(path: Path, external: ExternalIndex) -> Links:
             raise LinksError(f"{path}: unlinked.{name!r}: the reason must be a non-empty string")
         if any(name in u.names for u in upstream.values()):
             raise LinksError(f"{path}: unlinked.{name!r}: the file also links it upstream")
+    if marker is not None and look_up:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
     return Links(path, MappingProxyType(upstream), MappingProxyType(dict(unlinked)))
 
 
-def _upstream(path: Path, package: str, table: object, external: ExternalIndex) -> Upstream:
+def _verified_key(path: Path, raw: Mapping[str, object], external: ExternalIndex) -> str:
+    """The file's text, this code, where packages are read, and each linked package's version."""
+    h = hashlib.sha256(path.read_bytes())
+    h.update(" ".join(map(str, external.search_paths)).encode())
+    for code in (Path(__file__), Path(external_module.__file__), Path(index_module.__file__)):
+        h.update(code.read_bytes())
+    upstream = raw.get("upstream", {})
+    for package in sorted(upstream) if isinstance(upstream, dict) else ():
+        h.update(f"{package}={external.version(package)}".encode())
+    return h.hexdigest()
+
+
+def _upstream(path: Path, package: str, table: object, external: ExternalIndex, look_up: bool = True) -> Upstream:
     entry = f"upstream.{package}"
     if not isinstance(table, dict) or set(table) != _PACKAGE_KEYS:
         raise LinksError(f"{path}: {entry}: needs exactly the keys {sorted(_PACKAGE_KEYS)}")
@@ -116,6 +139,8 @@ def _upstream(path: Path, package: str, table: object, external: ExternalIndex) 
             raise LinksError(f"{where}: not a name of {package}")
         if not isinstance(page, str) or not page or page.startswith(("/", "http")):
             raise LinksError(f"{where}: the page must be a path relative to docs")
+        if not look_up:
+            continue  # found in this installed release before (load_links' verified)
         try:
             external.lookup(name)
         except Missing:

@@ -16,6 +16,7 @@ from pathlib import Path
 from sphinx.errors import ExtensionError
 
 from ..features.model import FeaturesTable
+from ..userdirs import cache_home
 from ..vocab import API_PACKAGES
 from . import model
 from .data import ApiData, ApiDataError, load_data
@@ -23,6 +24,9 @@ from .external import ExternalIndex
 from .index import ApiIndex, Missing, Unknown
 from .links import Links, LinksError, load_links
 from .names import CellIndex, Resolver
+
+
+LINKS_VERIFIED = "api-links"  # under cache_home(): a marker per links file found whole in the installed packages
 
 
 class ApiSite:
@@ -76,7 +80,7 @@ class ApiSite:
     def links(self) -> Links:
         """docs/data/api-links.toml, checked against the installed packages."""
         try:
-            return load_links(self.links_file, self.external)
+            return load_links(self.links_file, self.external, verified=cache_home() / LINKS_VERIFIED)
         except LinksError as exc:
             raise ExtensionError(str(exc)) from None
 
@@ -84,6 +88,11 @@ class ApiSite:
     def resolver(self) -> Resolver:
         """Where each name a code cell calls links (:mod:`.names`)."""
         return Resolver(CellIndex(lambda: self.index, self.external), self.documented_name, self.links)
+
+    def load_names(self) -> None:
+        """Load now what :attr:`resolver` reads (the model's index, the documented
+        names, the links), which otherwise load on its first answer."""
+        _ = self.resolver, self.index, self.documented, self.canonical, self.links
 
     @cached_property
     def later(self) -> frozenset[str]:
