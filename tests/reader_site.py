@@ -78,6 +78,27 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+# Resolves once the page's web fonts are in and two frames have passed: the tables
+# script lays tables out again on the frame after the fonts arrive.
+SETTLED = "document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))"
+
+
+def visit(pg, url: str):  # noqa: ANN001, ANN201 -- a Playwright page and its response
+    """Open ``url`` and wait until it is laid out: its load event (styles, scripts,
+    images), then :data:`SETTLED`. The pages fetch nothing after their load event
+    (search results aside: those tests wait for the results), so this is what
+    "networkidle" waited for, without its half second of quiet after each page."""
+    response = pg.goto(url, wait_until="load")
+    pg.evaluate(SETTLED)
+    return response
+
+
+def settle(pg) -> None:  # noqa: ANN001 -- a Playwright page
+    """After a click or a reload that loads a page: wait as :func:`visit` does."""
+    pg.wait_for_load_state("load")
+    pg.evaluate(SETTLED)
+
+
 def shot(pg, name: str, *, full_page: bool = False) -> Path:  # noqa: ANN001 -- a Playwright page
     """A screenshot of the page, in _build/screenshots/."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from paths import ROOT as REPO
+from reader_site import visit
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 SCREENSHOTS = REPO / "_build" / "screenshots"
@@ -35,7 +36,7 @@ def url(built_site: Path) -> str:
 def test_the_contents_lists_the_entries_and_goes_to_one(browser, url, width):
     playwright = pytest.importorskip("playwright.sync_api")
     page = browser.new_page(viewport={"width": width, "height": 900 if width > 600 else 844})
-    page.goto(url, wait_until="networkidle")
+    visit(page, url)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"api-torch_tensorrt-{width}.png"))
     height = page.evaluate("document.documentElement.scrollHeight")

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from paths import ROOT
-from reader_site import main_content, notebook_docs, pages, provenance, shot, soup
+from reader_site import main_content, notebook_docs, pages, provenance, settle, shot, soup, visit
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +28,7 @@ def test_every_page_loads_without_errors(page, built_site: Path, site_url: str) 
     assert len(all_pages) >= 5, all_pages
     for path in all_pages:
         current["page"] = rel = path.relative_to(built_site).as_posix()
-        response = page.goto(site_url + rel, wait_until="networkidle")
+        response = visit(page, site_url + rel)
         assert response is not None and response.ok, f"{rel}: HTTP {response and response.status}"
         assert page.title().strip(), f"{rel}: no title"
         if rel == "search.html":  # furo's search page: a form, no heading, empty without a query
@@ -41,9 +41,9 @@ def test_every_page_loads_without_errors(page, built_site: Path, site_url: str) 
 def test_screenshots_of_key_pages(page, built_site: Path, site_url: str) -> None:
     written = []
     for doc in ["index", *notebook_docs(built_site)]:
-        page.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        visit(page, site_url + f"{doc}.html")
         written.append(shot(page, doc.replace("/", "-"), full_page=doc != "index"))
-    page.goto(site_url + "404.html", wait_until="networkidle")
+    visit(page, site_url + "404.html")
     written.append(shot(page, "404"))
     for path in written:
         assert path.stat().st_size > 10_000, f"{path} looks empty"
@@ -51,7 +51,7 @@ def test_screenshots_of_key_pages(page, built_site: Path, site_url: str) -> None
 
 def test_status_banner_and_not_executed_marks_are_visible(page, built_site: Path, site_url: str) -> None:
     for doc, entry in provenance(built_site)["notebooks"].items():
-        page.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        visit(page, site_url + f"{doc}.html")
         banner = page.locator("article .trtdocs-status")
         assert banner.count() == 1 and banner.is_visible(), f"{doc}: status banner not visible"
         title_box = page.locator("article h1").first.bounding_box()
@@ -84,7 +84,7 @@ def test_feature_notes_are_visible(page, built_site: Path, site_url: str) -> Non
     with_notes = [p for p in pages(built_site) if main_content(p).select(selector)]
     assert with_notes, f"no page shows a generated feature note ({selector})"
     for path in with_notes:
-        page.goto(site_url + path.relative_to(built_site).as_posix(), wait_until="networkidle")
+        visit(page, site_url + path.relative_to(built_site).as_posix())
         notes = page.locator(f"article :is({selector})")
         for i in range(notes.count()):
             assert notes.nth(i).is_visible(), f"{path.name}: feature note {i} is hidden"
@@ -107,7 +107,7 @@ def _background_luminance(pg) -> float:
 
 
 def test_dark_mode_toggle(page, site_url: str) -> None:
-    page.goto(site_url + "notebooks/export-on-cpu.html", wait_until="networkidle")
+    visit(page, site_url + "notebooks/export-on-cpu.html")
     assert _background_luminance(page) > 0.8, "the light theme is not light"
     toggle = page.locator("button.theme-toggle:visible").first
     themes = []
@@ -119,7 +119,8 @@ def test_dark_mode_toggle(page, site_url: str) -> None:
     assert themes[-1] == "dark", f"the toggle went through {themes}, never dark"
     assert _background_luminance(page) < 0.3, "dark theme selected but the page is not dark"
     shot(page, "export-on-cpu-dark")
-    page.reload(wait_until="networkidle")
+    page.reload(wait_until="load")
+    settle(page)
     assert page.evaluate("document.body.dataset.theme") == "dark", "the choice does not survive a reload"
     assert _background_luminance(page) < 0.3
 
@@ -135,7 +136,7 @@ def test_copy_button_copies_code_only(browser, fixture_url: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=fixture_url.rstrip("/"))
     pg = context.new_page()
-    pg.goto(fixture_url + "docs/tabs.html", wait_until="networkidle")
+    visit(pg, fixture_url + "docs/tabs.html")
     assert _copy(pg, pg.locator("div.highlight-pycon").first) == "x = 40 + 2\nprint(x)"
     assert _copy(pg, pg.locator("div.highlight-console").first) == "python -m pip install executorch"
     context.close()
@@ -144,7 +145,7 @@ def test_copy_button_copies_code_only(browser, fixture_url: str) -> None:
 def test_copy_button_on_a_notebook_cell(page, site_url: str) -> None:
     import jupytext
 
-    page.goto(site_url + "notebooks/export-on-cpu.html", wait_until="networkidle")
+    visit(page, site_url + "notebooks/export-on-cpu.html")
     first = page.locator("article .cell .cell_input").first
     source = next(c.source for c in jupytext.read(ROOT / "notebooks" / "export-on-cpu.md").cells if c.cell_type == "code")
     assert _copy(page, first).strip() == source.strip()
@@ -157,7 +158,7 @@ def test_tabs_switch(browser, fixture_url: str, built_site: Path, site_url: str)
     targets += [site_url + p.relative_to(built_site).as_posix() for p in pages(built_site)
                 if soup(p).select(".sd-tab-set")]
     for url in targets:
-        pg.goto(url, wait_until="networkidle")
+        visit(pg, url)
         tab_set = pg.locator(".sd-tab-set").first
         labels = tab_set.locator("> label")
         contents = tab_set.locator("> .sd-tab-content")
@@ -176,7 +177,7 @@ def test_tabs_switch(browser, fixture_url: str, built_site: Path, site_url: str)
 def test_the_release_note_is_not_a_switcher(browser, fixture_url: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     pg = context.new_page()
-    pg.goto(fixture_url + "docs/tabs.html", wait_until="networkidle")
+    visit(pg, fixture_url + "docs/tabs.html")
     nav = pg.locator(".sidebar-drawer .trtdocs-releases")
     assert nav.is_visible()
     assert nav.locator("li, select, [aria-current]").count() == 0
@@ -185,7 +186,7 @@ def test_the_release_note_is_not_a_switcher(browser, fixture_url: str) -> None:
     assert "2.15 (described upstream, not released)" in others.inner_text()
     shot(pg, "release-note")
     others.locator("a").click()
-    pg.wait_for_load_state("networkidle")
+    settle(pg)
     assert pg.url == fixture_url + "docs/support-matrix.html#releases"
     row = pg.locator('[id="release-2.15"]')
     assert row.is_visible() and "pip install" in row.inner_text()
@@ -201,7 +202,7 @@ def test_folded_reason_opens_on_click(page, built_site: Path, site_url: str) -> 
             and e["status"] != "recorded"]
     if not docs:
         pytest.skip("every cell ran in this build")
-    page.goto(site_url + f"{docs[0]}.html", wait_until="networkidle")
+    visit(page, site_url + f"{docs[0]}.html")
     mark = page.locator("article details.trtdocs-not-executed").first
     reason = mark.locator("> p").first
     assert not reason.is_visible(), "the reason is not folded"
@@ -216,7 +217,7 @@ def test_banner_is_small_on_a_phone(browser, built_site: Path, site_url: str) ->
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
     pg = context.new_page()
     for doc in notebook_docs(built_site):
-        pg.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        visit(pg, site_url + f"{doc}.html")
         box = pg.locator("article .trtdocs-status").bounding_box()
         assert box["height"] <= PHONE["height"] / 4, f"{doc}: the banner is {box['height']} px high at 390 px"
         for link in ("trtdocs-download-ipynb", "trtdocs-download-md"):
@@ -226,7 +227,7 @@ def test_banner_is_small_on_a_phone(browser, built_site: Path, site_url: str) ->
 
 def test_md_link_downloads(page, built_site: Path, site_url: str) -> None:
     doc = notebook_docs(built_site)[0]
-    page.goto(site_url + f"{doc}.html", wait_until="networkidle")
+    visit(page, site_url + f"{doc}.html")
     link = page.locator("article .trtdocs-status a.trtdocs-download-md")
     assert link.get_attribute("download") == f"{doc.rsplit('/', 1)[-1]}.md"
     with page.expect_download() as info:
@@ -243,7 +244,7 @@ def test_no_table_hides_a_column(page, built_site: Path, site_url: str) -> None:
     assert with_tables, "no page has a table"
     for path in with_tables:
         rel = path.relative_to(built_site).as_posix()
-        page.goto(site_url + rel, wait_until="networkidle")
+        visit(page, site_url + rel)
         tables = page.locator("article table")
         for i in range(tables.count()):
             sizes = tables.nth(i).evaluate(
@@ -254,7 +255,7 @@ def test_no_table_hides_a_column(page, built_site: Path, site_url: str) -> None:
 
 
 def test_long_commands_wrap(page, built_site: Path, site_url: str) -> None:
-    page.goto(site_url + "notebooks/install.html", wait_until="networkidle")
+    visit(page, site_url + "notebooks/install.html")
     blocks = page.locator("article div[class*='highlight-bash'] pre, article div[class*='highlight-console'] pre")
     assert blocks.count(), "no shell block on the install page"
     for i in range(blocks.count()):
@@ -263,7 +264,7 @@ def test_long_commands_wrap(page, built_site: Path, site_url: str) -> None:
 
 
 def test_404_at_a_deep_path(page, site_url: str) -> None:
-    response = page.goto(site_url + "notebooks/no/such/deep/page.html", wait_until="networkidle")
+    response = visit(page, site_url + "notebooks/no/such/deep/page.html")
     assert response is not None and response.status == 404
     assert page.locator("article h1").inner_text() == "Page not found"
     # styled: furo's stylesheet applied (its sidebar is laid out, the search box is styled)
@@ -271,7 +272,7 @@ def test_404_at_a_deep_path(page, site_url: str) -> None:
     assert page.evaluate("[...document.styleSheets].some(s => s.href && s.href.includes('furo'))")
     shot(page, "404-deep")
     page.locator("article a", has_text="guide's first page").click()
-    page.wait_for_load_state("networkidle")
+    settle(page)
     assert page.url == site_url + "index.html"
     assert page.locator("article h1").first.is_visible()
 
@@ -284,7 +285,7 @@ def test_screenshots_at_both_widths(browser, site_url: str, scheme: str, viewpor
     written = []
     for doc in ("index", "notebooks/export-pte", "notebooks/troubleshooting",
                 "docs/support-matrix", "docs/build-report", "notebooks/runtime-options"):
-        pg.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        visit(pg, site_url + f"{doc}.html")
         written.append(shot(pg, f"{doc.replace('/', '-')}-{viewport['width']}-{scheme}"))
     for path in written:
         assert path.stat().st_size > 10_000, f"{path} looks empty"

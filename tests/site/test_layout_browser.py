@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from reader_site import notebook_docs, pages
-from reader_site import shot
+from reader_site import settle, shot, visit
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 900}
@@ -239,12 +239,12 @@ def test_the_first_code_of_each_task_page_is_on_the_first_screen(desktop, built_
     for doc in _guide(built_site):
         if doc in NOT_TASKS:
             continue
-        desktop.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        visit(desktop, site_url + f"{doc}.html")
         top = desktop.evaluate(FIRST_CODE)
         # at least three lines of it show: its top is 60 px above the fold
         if top is None or top > DESKTOP["height"] - 60:
             late.append(f"{doc}: first code at {top} px")
-    desktop.goto(site_url + "notebooks/run-python.html", wait_until="networkidle")
+    visit(desktop, site_url + "notebooks/run-python.html")
     shot(desktop, "first-screen-run-python")
     assert not late, "\n".join(late)
 
@@ -255,7 +255,7 @@ def test_no_table_column_or_title_word_is_off_screen(browser, viewport: dict, bu
     with _page(browser, viewport) as pg:
         for path in pages(built_site):
             rel = path.relative_to(built_site).as_posix()
-            pg.goto(site_url + rel, wait_until="networkidle")
+            visit(pg, site_url + rel)
             problems += [f"{rel}: {p}" for p in pg.evaluate(COLUMNS_OFF_SCREEN) + pg.evaluate(STACK_LABELS)]
             if rel.removesuffix(".html") in _guide(built_site):  # the API reference's module names are longer
                 problems += [f"{rel}: {p}" for p in pg.evaluate(BROKEN_HEADING_WORDS)]
@@ -264,9 +264,9 @@ def test_no_table_column_or_title_word_is_off_screen(browser, viewport: dict, bu
                     "[...document.querySelectorAll('article table.trtdocs-stack:not(.trtdocs-stacked)')]"
                     ".map(t => t.className)")]
         width = viewport["width"]
-        pg.goto(site_url + "notebooks/troubleshooting.html#error-operator-missing", wait_until="networkidle")
+        visit(pg, site_url + "notebooks/troubleshooting.html#error-operator-missing")
         shot(pg, f"errors-{width}")
-        pg.goto(site_url + "docs/support-matrix.html", wait_until="networkidle")
+        visit(pg, site_url + "docs/support-matrix.html")
         pg.locator("table.trtdocs-support-matrix").scroll_into_view_if_needed()
         shot(pg, f"matrix-{width}")
     assert not problems, "\n".join(problems)
@@ -278,7 +278,7 @@ def test_code_in_tables_is_code(browser, viewport: dict, built_site: Path, site_
     with _page(browser, viewport) as pg:
         for path in pages(built_site):
             rel = path.relative_to(built_site).as_posix()
-            pg.goto(site_url + rel, wait_until="networkidle")
+            visit(pg, site_url + rel)
             problems += [f"{rel}: {p}" for p in pg.evaluate(CODE_IN_TABLES)]
     assert not problems, "\n".join(problems)
 
@@ -286,13 +286,13 @@ def test_code_in_tables_is_code(browser, viewport: dict, built_site: Path, site_
 def test_copy_buttons_copy_no_machinery(desktop, built_site: Path, site_url: str) -> None:
     problems = []
     for doc in _guide(built_site):
-        desktop.goto(site_url + f"{doc}.html", wait_until="networkidle")
+        visit(desktop, site_url + f"{doc}.html")
         problems += [f"{doc}: {line}" for line in desktop.evaluate(COPIED_MACHINERY)]
     assert not problems, "\n".join(problems)
     # and a real copy of a file cell gives the file
     origin = site_url.rstrip("/")
     desktop.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
-    desktop.goto(site_url + "notebooks/run-cpp.html", wait_until="networkidle")
+    visit(desktop, site_url + "notebooks/run-cpp.html")
     block = desktop.locator(".trtdocs-cell-file").first
     assert block.locator(".code-block-caption").inner_text().strip().startswith("main.cpp")
     block.locator("div.highlight").hover()
@@ -309,18 +309,18 @@ def test_diagrams_are_legible_in_dark_mode(dark, browser, built_site: Path, site
     problems = []
     for path in with_diagrams:
         rel = path.relative_to(built_site).as_posix()
-        dark.goto(site_url + rel, wait_until="networkidle")
+        visit(dark, site_url + rel)
         assert dark.evaluate("document.querySelectorAll('article object[type=\"image/svg+xml\"]').length") == 0, rel
         problems += [f"{rel} (dark): {p}" for p in dark.evaluate(DIAGRAM_CONTRAST, 4.5)]
     with _page(browser, DESKTOP, "light") as light:
         for path in with_diagrams:
             rel = path.relative_to(built_site).as_posix()
-            light.goto(site_url + rel, wait_until="networkidle")
+            visit(light, site_url + rel)
             problems += [f"{rel} (light): {p}" for p in light.evaluate(DIAGRAM_CONTRAST, 4.5)]
             # a guide page's diagram reads at 1280 px; on a phone a tap opens it full size (below)
             if rel.removesuffix(".html") in _guide(built_site):
                 problems += [f"{rel} (1280 px): {p}" for p in light.evaluate(DIAGRAM_TEXT_SIZE, MIN_DIAGRAM_TEXT)]
-    dark.goto(site_url + "notebooks/cuda-backend.html", wait_until="networkidle")
+    visit(dark, site_url + "notebooks/cuda-backend.html")
     dark.locator("div.trtdocs-diagram").first.scroll_into_view_if_needed()
     shot(dark, "diagram-dark")
     assert not problems, "\n".join(problems)
