@@ -213,3 +213,21 @@ def test_the_inventory_lists_the_documented_entries_and_pages(built_site):
     section = (REPO / "docs" / "api" / "index.md").read_text(encoding="utf-8").split("## Link to this guide")[1]
     for role, name in re.findall(r":py:(func|class):`([\w.]+)`", section):
         assert name in data[f"py:{'function' if role == 'func' else 'class'}"], name
+
+
+@pytest.mark.build
+def test_llms_files_stand_when_nothing_they_are_made_from_changed(tmp_path):
+    html, text, rc = _build(tmp_path)
+    assert rc == 0, text[-4000:]
+    llms = html / "llms.txt"
+    made = llms.read_text(encoding="utf-8")
+    # a file that is not the one last written (an older site copied back, say) is made again
+    llms.write_text("planted\n", encoding="utf-8")
+    result = sphinx_build(tmp_path / "llms", tmp_path / "llms" / "_build", env=ENV)
+    assert result.returncode == 0, log(result)[-4000:]
+    assert llms.read_text(encoding="utf-8") == made
+    # nothing changed: the files stand as written
+    stamp = llms.stat().st_mtime_ns
+    result = sphinx_build(tmp_path / "llms", tmp_path / "llms" / "_build", env=ENV)
+    assert result.returncode == 0, log(result)[-4000:]
+    assert llms.stat().st_mtime_ns == stamp and llms.read_text(encoding="utf-8") == made

@@ -13,6 +13,7 @@ HTML (``page.html.md``), ``llms.txt`` and ``llms-full.txt`` at the site's root.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import posixpath
 from pathlib import Path
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 logger = logging.getLogger(__name__)
+LLMS_STAMP = "llms.key"  # beside drift.json: what llms.txt and llms-full.txt were last made from
 
 
 def _html_name(app: Sphinx, docname: str) -> str:
@@ -90,10 +92,29 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
                                 path.read_text(encoding="utf-8")))
     if not pages:
         return
+    # Both files are a function of the pages and the project's name. When neither
+    # changed (a rebuild that wrote no page) and the files are the ones last
+    # written from them, they stand: parsing every twin for its first sentence is
+    # a third of a no-op build's own work.
+    made_from = hashlib.sha256(repr((app.config.project, pages)).encode()).hexdigest()
+    stamp = Path(app.outdir).parent / "trtdocs" / LLMS_STAMP
+    outputs = [Path(app.outdir, index.LLMS_TXT), Path(app.outdir, index.LLMS_FULL_TXT)]
+    if stamp.is_file() and stamp.read_text(encoding="utf-8") == f"{made_from} {_digest(outputs)}":
+        return
     summary = index.description(pages[0].twin) or app.config.project
-    Path(app.outdir, index.LLMS_TXT).write_text(index.llms_txt(app.config.project, summary, pages), encoding="utf-8")
-    Path(app.outdir, index.LLMS_FULL_TXT).write_text(index.llms_full_txt(app.config.project, summary, pages),
-                                                     encoding="utf-8")
+    outputs[0].write_text(index.llms_txt(app.config.project, summary, pages), encoding="utf-8")
+    outputs[1].write_text(index.llms_full_txt(app.config.project, summary, pages), encoding="utf-8")
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(f"{made_from} {_digest(outputs)}", encoding="utf-8")
+
+
+def _digest(files: list[Path]) -> str:
+    """The files' bytes ("-" for a missing one), as one digest."""
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.read_bytes() if f.is_file() else b"-")
+        h.update(b"\0")
+    return h.hexdigest()
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -22,7 +22,6 @@ import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jupytext
 import nbformat
 from docutils import nodes
 from myst_nb.core.read import read_myst_markdown_notebook
@@ -197,6 +196,8 @@ def _markdown_download(app: Sphinx, pagename: str, source: Path) -> str:
             cell.source = markdown.render(cell.source, context(app, pagename, ".md"))
         except markdown.DownloadError as exc:
             _report(pagename, line + exc.line - 1, str(exc))
+    import jupytext  # a build that writes a notebook page pays for it, not a no-op build
+
     text = jupytext.writes(nb, fmt="md:myst")
     for at, what in markdown.leftovers(text):
         _report(pagename, 1, f"the .md download keeps {what} (at its line {at})")
