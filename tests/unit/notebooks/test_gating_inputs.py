@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.metadata
 import json
+import sys
 from pathlib import Path
 
 import nbformat
@@ -66,11 +67,15 @@ def test_cached_probe_reuses_a_matching_fingerprint_only(tmp_path: Path, probed:
     fresh_folder = tmp_path / "other" / "environment.json"
     assert environment.cached_probe(fresh_folder).cpu_model == "marker from the build folder"
     assert fresh_folder.is_file()
-    # a stale fingerprint in both places: probed again
+    # a stale fingerprint in both places: probed again (the probe itself, a few seconds
+    # of importing torch, is test_probe_reports_installed_versions' subject; here it is counted)
     stale = dataclasses.replace(marked, fingerprint="stale").to_json()
     cache.write_text(json.dumps(stale))
     shared.write_text(json.dumps(stale))
+    probes: list[str] = []
+    monkeypatch.setattr(environment, "probe", lambda python: probes.append(python) or probed)
     fresh = environment.cached_probe(cache)
+    assert probes == [sys.executable]
     assert fresh.cpu_model == probed.cpu_model
     assert json.loads(cache.read_text())["fingerprint"] == fresh.fingerprint
 
