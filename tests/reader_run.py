@@ -1,12 +1,15 @@
 """The guide's notebooks run as a reader runs them, once per session.
 
-The site's downloads (each page's ``.ipynb``, outputs cleared), in reading
-order (the ``toctree`` blocks of ``index.md``), all in ONE empty folder outside
-the repository, with nothing on ``PYTHONPATH``, skipping the cells the build
-skipped. A page finds in ``programs/`` what an earlier page wrote there, as far
-as a CPU machine runs them (issue 19: export here, run there). The run goes on
-in a background thread while other tests run; :class:`ReaderRun` gives each
-page's executed notebook, or the error that stopped it.
+The site's downloads (each page's ``.ipynb``, outputs cleared), all in ONE
+empty folder outside the repository, with nothing on ``PYTHONPATH``, skipping
+the cells the build skipped. Pages that share a path in that folder (a page
+reads from ``programs/`` what an earlier page wrote there, as far as a CPU
+machine runs them: issue 19, export here, run there) run one after another in
+reading order (the ``toctree`` blocks of ``index.md``); groups of pages that
+share nothing run beside each other, one a core, as the build runs them
+(``trtdocs.notebooks.handoffs``). The run goes on in background threads while
+other tests run; :class:`ReaderRun` gives each page's executed notebook, or
+the error that stopped it.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from paths import ROOT
 
 from trtdocs.drift.programs import reading_order
 from trtdocs.notebooks import cxxsdk
+from trtdocs.notebooks.handoffs import Handoffs
 
 SKIP_TAG = "skip-execution"  # nbclient's skip_cells_with_tag, as the build tags them
 RUNS_HERE = ("executed", "partly executed")  # statuses of pages this machine runs
@@ -124,18 +128,29 @@ class ReaderRun:
     done: dict[str, concurrent.futures.Future[nbformat.NotebookNode]]
 
     @classmethod
-    def start(cls, html: Path) -> ReaderRun:
+    def start(cls, html: Path, workers: int | None = None) -> ReaderRun:
         folder = Path(tempfile.mkdtemp(prefix="trtdocs-reader-")).resolve()
         order = reading_docs(html)
         run = cls(html, folder, order, {doc: concurrent.futures.Future() for doc in order})
-        worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="reader-run")
-        worker.submit(run._run)
-        worker.shutdown(wait=False)
+        pool = concurrent.futures.ThreadPoolExecutor(workers or os.cpu_count() or 1, thread_name_prefix="reader-run")
+        for group in run.groups():
+            pool.submit(run._run, group)
+        pool.shutdown(wait=False)
         return run
 
-    def _run(self) -> None:
+    def groups(self) -> list[list[str]]:
+        """The pages in groups that share nothing in the folder, each in reading
+        order; the longest group (by the build's execution times) first."""
         entries = provenance(self.html)["notebooks"]
+        group_of = {doc: group for group in Handoffs.of_site(ROOT).groups() for doc in group}
+        groups: dict[tuple[str, ...], list[str]] = {}
         for doc in self.order:
+            groups.setdefault(group_of.get(doc, (doc,)), []).append(doc)
+        return sorted(groups.values(), key=lambda g: -sum(entries[d].get("duration_s") or 0.0 for d in g))
+
+    def _run(self, group: list[str]) -> None:
+        entries = provenance(self.html)["notebooks"]
+        for doc in group:
             skipped = {s["cell"] for s in entries[doc]["cells_not_executed"]}
             nb = as_downloaded(self.html, doc, skipped)
             try:
