@@ -1,9 +1,9 @@
 """The notebooks as a reader runs them, compared with the site.
 
 One run per session (:mod:`reader_run`): every downloaded ``.ipynb`` this
-machine runs, outputs cleared, in reading order, all in one empty folder
-outside the repository, with nothing on ``PYTHONPATH``, skipping the cells the
-build skipped. Each page's outputs must be the site's. The run stands for
+machine runs, outputs cleared, all in one empty folder outside the repository
+(pages that hand files on in reading order), with nothing on ``PYTHONPATH``,
+skipping the cells the build skipped. Each page's outputs must be the site's. The run stands for
 Jupyter too: the download holds the cells jupytext reads from the ``.md``
 (checked here, and jupytext's reading against myst-nb's in
 tests/unit/pages/test_notebooks_in_jupyter.py), and the build's gating, applied
