@@ -151,9 +151,9 @@ class ReaderRun:
     def _run(self, group: list[str]) -> None:
         entries = provenance(self.html)["notebooks"]
         for doc in group:
-            skipped = {s["cell"] for s in entries[doc]["cells_not_executed"]}
-            nb = as_downloaded(self.html, doc, skipped)
-            try:
+            try:  # whatever stops a page is its test's failure; the next page runs
+                skipped = {s["cell"] for s in entries[doc]["cells_not_executed"]}
+                nb = as_downloaded(self.html, doc, skipped)
                 execute(nb, self.folder)
             except Exception as exc:  # noqa: BLE001 -- the page's test reports it; the next page runs
                 self.done[doc].set_exception(exc)

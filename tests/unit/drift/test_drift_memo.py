@@ -101,3 +101,16 @@ def test_the_key_follows_the_table_and_the_package(tmp_path: Path) -> None:
     assert memo.inputs_key(table, "2.15") != key
     table.write_bytes(TABLE.read_bytes() + b"\n# edited\n")
     assert memo.inputs_key(table, "2.14") != key
+
+
+def test_the_key_follows_the_headers_of_an_extra_include_folder(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    headers = tmp_path / "inc" / "executorch"
+    headers.mkdir(parents=True)
+    (headers / "a.h").write_text("#pragma once\n", encoding="utf-8")
+    monkeypatch.setenv("TRTDOCS_CXX_INCLUDE", str(tmp_path / "inc"))
+    key = memo.inputs_key(TABLE, "2.14")
+    assert memo.inputs_key(TABLE, "2.14") == key
+    # the same folder, a header changed in it (a source checkout moved to another commit)
+    (headers / "a.h").write_text("#pragma once\nint changed;\n", encoding="utf-8")
+    assert memo.inputs_key(TABLE, "2.14") != key

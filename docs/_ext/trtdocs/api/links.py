@@ -22,8 +22,10 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
+import sys
 import tomllib
 from collections.abc import Mapping
+from importlib import metadata
 from pathlib import Path
 from types import MappingProxyType
 
@@ -36,6 +38,7 @@ from .index import Missing, Unknown
 
 _PACKAGE_KEYS = frozenset({"release", "docs", "inventory", "names"})
 _SERIES = re.compile(r"\d+\.\d+\Z")
+KEEP_VERIFIED = 16  # markers kept: the newest
 
 
 class LinksError(Exception):
@@ -96,12 +99,15 @@ def load_links(path: Path, external: ExternalIndex, *, verified: Path | None = N
     if marker is not None and look_up:
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
+        for old in sorted(marker.parent.iterdir(), key=lambda f: f.stat().st_mtime, reverse=True)[KEEP_VERIFIED:]:
+            old.unlink(missing_ok=True)
     return Links(path, MappingProxyType(upstream), MappingProxyType(dict(unlinked)))
 
 
 def _verified_key(path: Path, raw: Mapping[str, object], external: ExternalIndex) -> str:
     """The file's text, this code, where packages are read, and each linked package's version."""
     h = hashlib.sha256(path.read_bytes())
+    h.update(f"{sys.version} griffe {metadata.version('griffe')}".encode())
     h.update(" ".join(map(str, external.search_paths)).encode())
     for code in (Path(__file__), Path(external_module.__file__), Path(index_module.__file__)):
         h.update(code.read_bytes())

@@ -131,7 +131,9 @@ def _load(paths: tuple[str, ...]) -> ApiModel:
     # The model lives as long as the process (this function's cache holds it). Its
     # objects (about 600,000, in cycles: griffe's parent links) go to the collector's
     # permanent generation, so no later collection walks them, nor the one at
-    # interpreter exit (about 1.5 s a model).
+    # interpreter exit (about 1.5 s a model). Garbage waiting to be collected is
+    # collected first, so that freezing keeps nothing alive.
+    gc.collect()
     gc.freeze()
     versions = {}
     for name in API_PACKAGES:

@@ -230,7 +230,8 @@ def _missing_project_headers(block: Block, dirs: Sequence[Path]) -> list[tuple[i
 def passed_stamp(text: str, dirs: Sequence[Path]) -> Path:
     """Where a block that compiled leaves a stamp, keyed by what the compile read: the
     code, the flags, the include folders (path and time) and the compiler's file. A page
-    edit elsewhere compiles only the blocks that changed; a failing block runs every time."""
+    edit elsewhere compiles only the blocks that changed; a failing block compiles again
+    whenever its page is checked."""
     h = hashlib.sha256("\0".join([text, *CXXFLAGS, *DEFINES, cxxsdk.toolchain_identity()]).encode())
     for d in dirs:
         h.update(f"{d} {d.stat().st_mtime_ns if d.is_dir() else '-'}".encode())

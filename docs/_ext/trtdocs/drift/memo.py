@@ -1,17 +1,20 @@
 """What the guards remember between builds, and the keys that say when it holds.
 
 * :func:`inputs_key`: everything a page guard reads besides the page itself: the
-  features table and the documented release, the installed packages, the C++
-  toolchain and headers, and this package's code;
+  features table and the documented release, the installed packages (their
+  versions, and the sources griffe reads), the parsers the guards read pages
+  with, the C++ toolchain and the folders of headers the C++ guard compiles
+  against, and this package's code;
 * :func:`site_key`: that, plus every page, evidence register and the ``save()``
   options table: an unchanged site re-emits the last report without running a
   guard (:mod:`.sphinx`);
 * :class:`PageMemo`: each page's findings per page guard, kept under
   :func:`inputs_key` and a digest of the page's text, so that a build after one
   page's edit runs the page guards (installs, api, cpp, marks) on that page only.
-  The guards over the whole site (files handed between pages, the evidence
-  registers, the ``save()`` options) read several files at once; they run every
-  time, and take well under a second.
+  The files guard's reading of each page, the evidence check of each page with
+  its register, and the ``save()`` options check are remembered the same way,
+  by their files' digests; the rules across pages (a file read before it is
+  written, a register that names no page) run every time, on those findings.
 
 A memo is a JSON file; one the guards cannot read is ignored and written again.
 Pure: no Sphinx.
@@ -24,6 +27,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -32,10 +36,13 @@ from ..api import model as api_model
 from ..notebooks import cxxsdk
 from ..vocab import FAMILY
 from .blocks import page_paths
-from .cpp import EXTRA_INCLUDE_ENV
+from .cpp import EXTRA_INCLUDE_ENV, include_dirs
 
 PACKAGE = Path(__file__).resolve().parents[1]  # trtdocs: the guards and the code they call
 SCHEMA = 1
+# What the guards read pages and install commands with, and where the CUDA headers come from.
+TOOLS = ("markdown-it-py", "mdit-py-plugins", "PyYAML", "jupytext", "packaging", "griffe",
+         "triton", "nvidia-cuda-runtime", "nvidia-cuda-crt")
 
 
 def inputs_key(table: Path, documented: str) -> str:
@@ -45,16 +52,29 @@ def inputs_key(table: Path, documented: str) -> str:
         h.update(str(f).encode())
         h.update(f.read_bytes() if f.is_file() else b"-")
     h.update(api_model.key().encode())  # the installed packages' sources
-    for dist in FAMILY:
+    for dist in (*FAMILY, *TOOLS):
         try:
             h.update(f"{dist}={metadata.version(dist)}".encode())
         except metadata.PackageNotFoundError:
             h.update(f"{dist}=none".encode())
-    h.update(f"documented={documented}".encode())
-    h.update(os.environ.get(EXTRA_INCLUDE_ENV, "").encode())
+    h.update(f"documented={documented} python={sys.version}".encode())
     h.update(f"{shutil.which('g++')} {cxxsdk.toolchain_identity()}".encode())
     h.update(os.environ.get(cxxsdk.PREFIX_ENV, "").encode())
+    h.update(" ".join(map(str, include_dirs())).encode())
+    for folder in filter(None, os.environ.get(EXTRA_INCLUDE_ENV, "").split(os.pathsep)):
+        h.update(_tree(Path(folder)).encode())  # a header checkout may change under the same path
     return h.hexdigest()
+
+
+def _tree(folder: Path) -> str:
+    """Each file's path, size and time under ``folder``."""
+    parts = [str(folder)]
+    for dirpath, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            stat = os.stat(os.path.join(dirpath, name))
+            parts.append(f"{dirpath}/{name} {stat.st_size} {stat.st_mtime_ns}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
 def site_key(root: Path, table: Path, documented: str, site_files: list[Path]) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import html
 import posixpath
+from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 LLMS_STAMP = "llms.key"  # beside drift.json: what llms.txt and llms-full.txt were last made from
+_MAKERS = tuple(f"{d}={metadata.version(d)}" for d in ("markdown-it-py", "sphinx-markdown-builder"))
 
 
 def _html_name(app: Sphinx, docname: str) -> str:
@@ -96,7 +98,10 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
     # changed (a rebuild that wrote no page) and the files are the ones last
     # written from them, they stand: parsing every twin for its first sentence is
     # a third of a no-op build's own work.
-    made_from = hashlib.sha256(repr((app.config.project, pages)).encode()).hexdigest()
+    made_from = hashlib.sha256(repr((app.config.project, pages, _MAKERS)).encode())
+    for code in sorted(Path(__file__).parent.glob("*.py")):  # the code that writes them
+        made_from.update(code.read_bytes())
+    made_from = made_from.hexdigest()
     stamp = Path(app.outdir).parent / "trtdocs" / LLMS_STAMP
     outputs = [Path(app.outdir, index.LLMS_TXT), Path(app.outdir, index.LLMS_FULL_TXT)]
     if stamp.is_file() and stamp.read_text(encoding="utf-8") == f"{made_from} {_digest(outputs)}":
