@@ -1,0 +1,92 @@
+"""Code blocks in a real browser: how shell commands wrap, where copy buttons
+are, and how names linked in code look (fixtures: tests/site/conftest.py)."""
+
+from __future__ import annotations
+
+import pytest
+from reader_site import shot, visit
+
+pytestmark = pytest.mark.browser
+
+SHELL_PAGES = ("notebooks/install", "notebooks/run-cpp", "docs/building", "index")
+SHELL_BLOCKS = ("article :is(div[class*='highlight-bash'], div[class*='highlight-console'], "
+                "div[class*='highlight-shell'], div[class*='highlight-sh']) pre")
+
+# Every character of a block with its line box (top), its left edge, and whether the
+# lexer put it in a whitespace token (.w, where a command may wrap); the block's
+# content box; and whether its rendered text is its text (what the copy button copies).
+CHARS = """pre => {
+  const r = document.createRange(), out = [], walk = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+  for (let n; (n = walk.nextNode());) {
+    const ws = !!n.parentElement.closest('.w');
+    for (let i = 0; i < n.data.length; i++) {
+      r.setStart(n, i); r.setEnd(n, i + 1);
+      const b = [...r.getClientRects()].find(b => b.width > 0);
+      out.push([n.data[i], b ? b.top : null, b ? b.left : null, b ? b.right : null, ws]);
+    }
+  }
+  const cs = getComputedStyle(pre), box = pre.getBoundingClientRect();
+  const left = box.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
+  return {chars: out, left, right: box.left + pre.clientWidth - parseFloat(cs.paddingRight) + parseFloat(cs.borderLeftWidth),
+          overflow: pre.scrollWidth > pre.clientWidth, copied: pre.innerText === pre.textContent};
+}"""
+
+
+def _visual_lines(chars: list) -> list[list[list]]:
+    """The command lines of a block, each as its visual lines (runs of characters on one line box)."""
+    lines, current = [], [[]]
+    for ch in chars:
+        if ch[0] == "\n":
+            lines.append(current)
+            current = [[]]
+            continue
+        if ch[1] is None:
+            continue
+        if current[-1] and ch[1] > current[-1][-1][1] + 4:  # a lower line box: the line wrapped here
+            current.append([])
+        current[-1].append(ch)
+    lines.append(current)
+    return [[v for v in line if v] for line in lines if any(line)]
+
+
+def shell_wrap_problems(page, label: str) -> list[str]:  # noqa: ANN001 -- a Playwright page
+    problems = []
+    blocks = page.locator(SHELL_BLOCKS)
+    for i in range(blocks.count()):
+        got = blocks.nth(i).evaluate(CHARS)
+        if not got["copied"]:
+            problems.append(f"{label} block {i}: its rendered text differs from its text")
+        for line in _visual_lines(got["chars"]):
+            text = "".join(c[0] for v in line for c in v)
+            width = line[0][0][3] - line[0][0][2]  # one character: the code font's ch
+            for before, after in zip(line, line[1:]):
+                if not before[-1][0].isspace() or after[0][0].isspace():
+                    problems.append(f"{label} block {i}: wrapped inside a token: "
+                                    f"{''.join(c[0] for c in before)[-20:]!r} | {''.join(c[0] for c in after)[:20]!r}")
+                if after[0][2] < got["left"] + 3.5 * width:
+                    problems.append(f"{label} block {i}: a continuation of {text[:30]!r} is not indented "
+                                    f"({after[0][2] - got['left']:.0f} px)")
+            for visual in line:  # past the right edge only where no space of the lexer's was left to wrap at
+                shown = [c for c in visual if not c[0].isspace()]  # a space at a wrap hangs past the edge
+                inner = "".join("w" if c[4] else "x" for c in visual).strip("w")
+                if shown and shown[-1][3] > got["right"] + 1 and "w" in inner:
+                    problems.append(f"{label} block {i}: runs past the edge though it could wrap: "
+                                    f"{''.join(c[0] for c in visual)[:40]!r}")
+    return problems
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_long_commands_wrap_between_arguments(browser, site_url: str, width: int) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    pg = context.new_page()
+    problems, blocks = [], 0
+    for doc in SHELL_PAGES:
+        visit(pg, site_url + f"{doc}.html")
+        blocks += pg.locator(SHELL_BLOCKS).count()
+        problems += shell_wrap_problems(pg, f"{doc} at {width} px")
+        if doc == "notebooks/run-cpp":
+            pg.locator("#prebuilt-runner pre").scroll_into_view_if_needed()
+            shot(pg, f"shell-wrap-run-cpp-{width}")
+    context.close()
+    assert blocks >= 10, f"only {blocks} shell blocks on {SHELL_PAGES}"
+    assert not problems, "\n".join(problems)
