@@ -90,3 +90,33 @@ def test_long_commands_wrap_between_arguments(browser, site_url: str, width: int
     context.close()
     assert blocks >= 10, f"only {blocks} shell blocks on {SHELL_PAGES}"
     assert not problems, "\n".join(problems)
+
+
+# Copy buttons: on each code cell's input and each code block; none on a cell's output.
+COPY_BUTTONS = """() => {
+  const pres = sel => [...document.querySelectorAll(sel)];
+  const has = pre => !!pre.closest('.highlight')?.querySelector(':scope > button.copybtn');
+  return {outputs: document.querySelectorAll('.cell_output button.copybtn').length,
+          inputs: pres('.cell_input div.highlight pre').length,
+          bare_inputs: pres('.cell_input div.highlight pre').filter(p => !has(p)).length,
+          blocks: pres('article div[class*="highlight-"]:not(.cell_output *) div.highlight pre').length,
+          bare_blocks: pres('article div[class*="highlight-"]:not(.cell_output *) div.highlight pre')
+                       .filter(p => !has(p)).length};
+}"""
+
+
+def test_copy_buttons_on_code_not_on_outputs(page, site_url: str) -> None:
+    seen = {"outputs": 0, "inputs": 0, "blocks": 0}
+    problems = []
+    for doc in ("notebooks/run-cpp", "notebooks/troubleshooting", "notebooks/gpu-resident-io", "docs/building"):
+        visit(page, site_url + f"{doc}.html")
+        got = page.evaluate(COPY_BUTTONS)
+        seen["outputs"] += page.locator(".cell_output").count()
+        seen["inputs"] += got["inputs"]
+        seen["blocks"] += got["blocks"]
+        if got["outputs"]:
+            problems.append(f"{doc}: {got['outputs']} copy buttons on cell outputs")
+        if got["bare_inputs"] or got["bare_blocks"]:
+            problems.append(f"{doc}: {got['bare_inputs']} code cells and {got['bare_blocks']} code blocks have no copy button")
+    assert all(seen.values()), f"nothing to check: {seen}"
+    assert not problems, "\n".join(problems)
