@@ -120,3 +120,54 @@ def test_copy_buttons_on_code_not_on_outputs(page, site_url: str) -> None:
             problems.append(f"{doc}: {got['bare_inputs']} code cells and {got['bare_blocks']} code blocks have no copy button")
     assert all(seen.values()), f"nothing to check: {seen}"
     assert not problems, "\n".join(problems)
+
+
+# Each name in code linked to the API reference: its underline, its colour against that of
+# the same kind of token unlinked in the same block, and its contrast with the block.
+CODE_LINKS = """() => {
+  const rgb = s => (s.match(/[\\d.]+/g) || []).slice(0, 3).map(v => Number(v) / 255);
+  const lum = c => c.map(v => v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4))
+                    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  return [...document.querySelectorAll('article .highlight a.trtdocs-api-link')].map(a => {
+    const token = a.querySelector('span[class]') || a, block = a.closest('.highlight');
+    const twin = [...block.querySelectorAll(`span.${token.classList[0]}`)].find(s => !s.closest('a'));
+    const decorated = [a, ...a.querySelectorAll('*')].map(e => getComputedStyle(e).textDecorationLine)
+                      .filter(d => d !== 'none');
+    return {name: a.textContent, decorated, color: getComputedStyle(token).color,
+            twin: twin ? getComputedStyle(twin).color : null,
+            contrast: ratio(rgb(getComputedStyle(token).color), rgb(getComputedStyle(block).backgroundColor))};
+  });
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark", "switched-dark"])
+def test_linked_names_in_code_look_like_code(browser, site_url: str, scheme: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                  color_scheme="dark" if scheme == "dark" else "light")
+    pg = context.new_page()
+    problems, links = [], 0
+    for doc in ("notebooks/export-pte", "notebooks/troubleshooting"):
+        visit(pg, site_url + f"{doc}.html")
+        if scheme == "switched-dark":  # furo's theme switch, on a light system
+            pg.evaluate("document.body.dataset.theme = 'dark'")
+        for link in pg.evaluate(CODE_LINKS):
+            links += 1
+            if link["decorated"]:
+                problems.append(f"{doc}: {link['name']!r} is drawn with {link['decorated']}")
+            if link["twin"] and link["twin"] != link["color"]:
+                problems.append(f"{doc}: {link['name']!r} is {link['color']}, the same token unlinked {link['twin']}")
+            if link["contrast"] < 4.5:
+                problems.append(f"{doc}: {link['name']!r} has contrast {link['contrast']:.2f} with its block")
+        underlined = pg.evaluate("[...document.querySelectorAll('article .highlight :is(.nn, .nc)')]"
+                                 ".filter(e => getComputedStyle(e).textDecorationLine !== 'none').map(e => e.textContent)")
+        problems += [f"{doc}: the name {name!r} in code is underlined" for name in underlined]
+    first = pg.locator("article .highlight a.trtdocs-api-link").first
+    first.scroll_into_view_if_needed()
+    shot(pg, f"code-links-{scheme}")
+    first.hover()  # pointing at one shows it is a link
+    hovered = first.evaluate("a => getComputedStyle(a).textDecorationLine")
+    context.close()
+    assert links >= 5, f"only {links} linked names in code"
+    assert "underline" in hovered, f"a hovered link in code is drawn with {hovered!r}"
+    assert not problems, "\n".join(problems)
