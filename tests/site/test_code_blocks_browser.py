@@ -27,8 +27,9 @@ CHARS = """pre => {
   }
   const cs = getComputedStyle(pre), box = pre.getBoundingClientRect();
   const left = box.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
-  return {chars: out, left, right: box.left + pre.clientWidth - parseFloat(cs.paddingRight) + parseFloat(cs.borderLeftWidth),
-          overflow: pre.scrollWidth > pre.clientWidth, copied: pre.innerText === pre.textContent};
+  const right = box.left + parseFloat(cs.borderLeftWidth) + pre.clientWidth - parseFloat(cs.paddingRight);
+  return {chars: out, left, right,
+          copied: pre.innerText === pre.textContent};
 }"""
 
 
@@ -117,7 +118,8 @@ def test_copy_buttons_on_code_not_on_outputs(page, site_url: str) -> None:
         if got["outputs"]:
             problems.append(f"{doc}: {got['outputs']} copy buttons on cell outputs")
         if got["bare_inputs"] or got["bare_blocks"]:
-            problems.append(f"{doc}: {got['bare_inputs']} code cells and {got['bare_blocks']} code blocks have no copy button")
+            problems.append(f"{doc}: {got['bare_inputs']} code cells and {got['bare_blocks']} code blocks "
+                            "have no copy button")
     assert all(seen.values()), f"nothing to check: {seen}"
     assert not problems, "\n".join(problems)
 
@@ -160,7 +162,8 @@ def test_linked_names_in_code_look_like_code(browser, site_url: str, scheme: str
             if link["contrast"] < 4.5:
                 problems.append(f"{doc}: {link['name']!r} has contrast {link['contrast']:.2f} with its block")
         underlined = pg.evaluate("[...document.querySelectorAll('article .highlight :is(.nn, .nc)')]"
-                                 ".filter(e => getComputedStyle(e).textDecorationLine !== 'none').map(e => e.textContent)")
+                                 ".filter(e => getComputedStyle(e).textDecorationLine !== 'none')"
+                                 ".map(e => e.textContent)")
         problems += [f"{doc}: the name {name!r} in code is underlined" for name in underlined]
     first = pg.locator("article .highlight a.trtdocs-api-link").first
     first.scroll_into_view_if_needed()
