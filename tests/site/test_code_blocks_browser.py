@@ -86,8 +86,17 @@ def test_long_commands_wrap_between_arguments(browser, site_url: str, width: int
         blocks += pg.locator(SHELL_BLOCKS).count()
         problems += shell_wrap_problems(pg, f"{doc} at {width} px")
         if doc == "notebooks/run-cpp":
-            pg.locator("#prebuilt-runner pre").scroll_into_view_if_needed()
+            pre = pg.locator("#prebuilt-runner pre")
+            pre.scroll_into_view_if_needed()
             shot(pg, f"shell-wrap-run-cpp-{width}")
+            # the copy button gives the commands as written: wrapped lines are not split
+            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
+            pre.hover()
+            pg.locator("#prebuilt-runner button.copybtn").click()
+            pg.wait_for_timeout(200)
+            copied = pg.evaluate("navigator.clipboard.readText()")
+            assert copied == pre.evaluate("p => p.textContent").rstrip("\n"), copied
+            assert copied.count("\n") == 2 and copied.endswith("--num_runs=10"), copied
     context.close()
     assert blocks >= 10, f"only {blocks} shell blocks on {SHELL_PAGES}"
     assert not problems, "\n".join(problems)
