@@ -89,6 +89,8 @@ html_js_files = ["trtdocs-tables.js"]  # tables too wide for the page become blo
 html_copy_source = False
 html_show_sourcelink = False
 copybutton_exclude = ".linenos, .gp, .go"
+# code to run gets a copy button; what a cell printed (myst-nb's .cell_output) does not
+copybutton_selector = "div.highlight pre:not(.cell_output *)"
 
 # -- Hosted site ---------------------------------------------------------------
 

@@ -254,15 +254,6 @@ def test_no_table_hides_a_column(page, built_site: Path, site_url: str) -> None:
     assert not wide, "tables wider than their column at 1280 px:\n" + "\n".join(wide)
 
 
-def test_long_commands_wrap(page, built_site: Path, site_url: str) -> None:
-    visit(page, site_url + "notebooks/install.html")
-    blocks = page.locator("article div[class*='highlight-bash'] pre, article div[class*='highlight-console'] pre")
-    assert blocks.count(), "no shell block on the install page"
-    for i in range(blocks.count()):
-        width, client = blocks.nth(i).evaluate("b => [b.scrollWidth, b.clientWidth]")
-        assert width <= client, f"shell block {i} is cut off: {width} px in {client} px"
-
-
 def test_404_at_a_deep_path(page, site_url: str) -> None:
     response = visit(page, site_url + "notebooks/no/such/deep/page.html")
     assert response is not None and response.status == 404
