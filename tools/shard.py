@@ -18,7 +18,7 @@ first, each into the shard with the least work so far.
 ``--github-output`` appends ``matrix=<json>`` (``{"include": [{"shard": 0,
 "notebooks": "notebooks/a notebooks/b", "seconds": 12.5}, ...]}``, empty
 shards left out) and ``shards=<count>`` for a GitHub Actions job matrix. A
-planning job installs ``requirements-plan.txt`` (three small packages), not the
+planning job installs ``requirements-plan.txt`` (a few small packages), not the
 docs venv.
 """
 
