@@ -210,25 +210,36 @@ def test_an_unconfirmed_documented_cell_gets_a_note(table: F.FeaturesTable) -> N
     assert table.availability(table.feature("pte-save")) == ""  # a yes says nothing
 
 
-def test_notes_relative_to_documented_release() -> None:
-    t14, t15 = load(FIXTURE), load(FIXTURE, "2.15")
-    # what the documented release has says nothing to its reader: no headline, no note
-    assert t14.availability(t14.feature("old")) == ""
-    assert t14.note_text(t14.feature("old")) == ""
-    assert t14.availability(t14.feature("next")) == "Needs Torch-TensorRT 2.15 or newer"
+# (documented release, feature, what is asked, what it says). What the documented release
+# has says nothing to its reader; a platform limit counts against the documented
+# release's own platforms (2.14 is Linux only).
+NOTES_BY_DOCUMENTED_RELEASE = [
+    ("2.14", "old", "availability", ""),
+    ("2.14", "old", "note_text", ""),
+    ("2.14", "next", "availability", "Needs Torch-TensorRT 2.15 or newer"),
     # the newest numbered release lacks it too, so the note names that one
-    assert t14.availability(t14.feature("future")) == "Needs a Torch-TensorRT build newer than 2.15, such as a nightly"
-    assert t14.availability(t14.feature("changed")) == "Changed in 2.15"
-    assert t15.availability(t15.feature("old")) == ""
-    assert t15.availability(t15.feature("next")) == ""
-    assert t15.note_text(t15.feature("changed")) == ""
-    # a platform limit counts against the documented release's own platforms (2.14 is Linux only)
-    assert t14.platform_limit(t14.feature("old")) == ""
-    assert t14.platform_limit(t14.feature("runner")) == "Linux x86-64 only"
-    assert t14.note_text(t14.feature("runner")) == "Linux x86-64 only"
-    assert t15.platform_limit(t15.feature("old")) == ""
-    assert t15.platform_limit(t15.feature("runner")) == "Linux x86-64 only"
-    assert t14.platforms(t14.feature("next"), "2.14") == ()
+    ("2.14", "future", "availability", "Needs a Torch-TensorRT build newer than 2.15, such as a nightly"),
+    ("2.14", "changed", "availability", "Changed in 2.15"),
+    ("2.15", "old", "availability", ""),
+    ("2.15", "next", "availability", ""),
+    ("2.15", "changed", "note_text", ""),
+    ("2.14", "old", "platform_limit", ""),
+    ("2.14", "runner", "platform_limit", "Linux x86-64 only"),
+    ("2.14", "runner", "note_text", "Linux x86-64 only"),
+    ("2.15", "old", "platform_limit", ""),
+    ("2.15", "runner", "platform_limit", "Linux x86-64 only"),
+]
+
+
+@pytest.mark.parametrize("documented, fid, asked, expected", NOTES_BY_DOCUMENTED_RELEASE)
+def test_notes_relative_to_documented_release(documented: str, fid: str, asked: str, expected: str) -> None:
+    table = load(FIXTURE, documented)
+    assert getattr(table, asked)(table.feature(fid)) == expected
+
+
+def test_a_feature_the_documented_release_lacks_has_no_platforms_there() -> None:
+    table = load(FIXTURE)
+    assert table.platforms(table.feature("next"), "2.14") == ()
 
 
 def _env(torch_tensorrt: str | None) -> Environment:
