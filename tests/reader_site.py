@@ -86,8 +86,9 @@ SETTLED = "document.fonts.ready.then(() => new Promise(r => requestAnimationFram
 def visit(pg, url: str):  # noqa: ANN001, ANN201 -- a Playwright page and its response
     """Open ``url`` and wait until it is laid out: its load event (styles, scripts,
     images), then :data:`SETTLED`. The pages fetch nothing after their load event
-    (search results aside: those tests wait for the results), so this is what
-    "networkidle" waited for, without its half second of quiet after each page."""
+    (search results aside: those tests wait for the results); the browser asks for
+    the favicon after it, and the next visit may cancel that request. So this is
+    what "networkidle" waited for, without its half second of quiet after each page."""
     response = pg.goto(url, wait_until="load")
     pg.evaluate(SETTLED)
     return response
