@@ -50,6 +50,9 @@ def test_gated_cell_is_marked_and_does_not_run(gated_build: tuple[Path, Path]) -
     banner = page.select_one(".trtdocs-status")
     assert banner is not None and "Partly executed in this build" in banner.get_text()
     assert "2 of 4 code cells did not run here" in banner.get_text()
+    # the shell and CMake blocks outside the cells are counted
+    assert "The blocks shown as text, not as cells (1 shell, 1 CMake), did not run in this build." \
+        in banner.get_text()
 
 
 def test_provenance_json_describes_each_notebook(gated_build: tuple[Path, Path]) -> None:

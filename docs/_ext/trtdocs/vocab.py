@@ -107,6 +107,16 @@ UV_INDEX_STRATEGY: Final = "unsafe-best-match"
 # The feature whose first release makes the [executorch] extra bring the delegate.
 EXTRA_BRINGS_DELEGATE: Final = "extra-brings-delegate"
 
+# -- Code blocks shown as text -------------------------------------------------------
+
+# Languages of fenced blocks, grouped as the guards check them and the banner counts them.
+SHELL_LANGUAGES: Final = frozenset({"bash", "sh", "shell", "console", "shell-session", "zsh"})
+CPP_LANGUAGES: Final = frozenset({"cpp", "c++", "cxx"})
+CMAKE_LANGUAGES: Final = frozenset({"cmake"})
+# What a reader calls each group.
+BLOCK_KINDS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
+    "shell": SHELL_LANGUAGES, "C++": CPP_LANGUAGES, "CMake": CMAKE_LANGUAGES})
+
 # -- Requirements (a notebook's ``requires:``, a cell's ``:requires:``) ---------------
 
 FEATURE_PREFIX: Final = "feature:"  # feature:<id> names a feature of the features table

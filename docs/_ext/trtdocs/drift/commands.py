@@ -17,12 +17,10 @@ from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
 
-from ..vocab import PYPI_SIMPLE
+from ..vocab import PYPI_SIMPLE, SHELL_LANGUAGES
 from . import Violation
 from .blocks import iter_blocks
 
-# Shell block languages whose commands are checked.
-SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "console", "shell-session", "zsh"})
 # Code-cell line prefixes that run pip in the kernel.
 CELL_PREFIXES = ("%pip", "!pip", "%uv", "!uv", "!python -m pip", "!python3 -m pip")
 # pip/uv install options that take a value, and flags.

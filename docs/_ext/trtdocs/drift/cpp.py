@@ -57,12 +57,11 @@ from types import MappingProxyType
 
 from ..notebooks import cxxsdk
 from ..userdirs import cache_home
+from ..vocab import CMAKE_LANGUAGES, CPP_LANGUAGES
 from . import Violation
 from .blocks import PAGE_GLOBS, Block, iter_blocks, page_paths
 
-CPP_LANGUAGES = frozenset({"cpp", "c++", "cxx"})
 PASSED = "cpp-passed"  # the user cache's stamps of blocks that compiled (passed_stamp)
-CMAKE_LANGUAGES = frozenset({"cmake"})
 CXXFLAGS: tuple[str, ...] = ("-fsyntax-only", "-std=c++17", "-Wno-deprecated-declarations")
 # ExecuTorch's CMake package gives consumers this for its copy of c10 (no wheel
 # carries the generated torch/headeronly/macros/cmake_macros.h).

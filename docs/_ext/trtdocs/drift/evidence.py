@@ -42,6 +42,7 @@ from markdown_it.token import Token
 from myst_parser.config.main import MdParserConfig
 from myst_parser.parsers.mdit import create_md_parser
 
+from ..vocab import CPP_LANGUAGES, SHELL_LANGUAGES
 from . import Violation
 from .blocks import CODE_DIRECTIVES, Block, directive_options, iter_blocks
 
@@ -87,8 +88,6 @@ CLAIM_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType({
     "word": re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(CLAIM_WORDS, key=len, reverse=True)))
                        + r")(?![\w-])", re.I),
 })
-SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "console", "zsh"})
-CPP_LANGUAGES = frozenset({"cpp", "c++", "cxx"})
 GATING = frozenset({"cuda", "tensorrt"})  # cell requirements the build machine never meets
 # Directives whose body is not Markdown prose.
 NOT_PROSE = CODE_DIRECTIVES | frozenset({"toctree", "math", "raw", "csv-table", "mermaid", "literalinclude",

@@ -35,6 +35,7 @@ from pathlib import Path, PurePosixPath
 from types import MappingProxyType
 
 from ..cells import parse_cell
+from ..vocab import CPP_LANGUAGES, SHELL_LANGUAGES
 from . import Violation
 from .blocks import Block, iter_blocks
 
@@ -47,8 +48,6 @@ RULES: Mapping[str, str] = MappingProxyType({
 })
 INDEX = "index.md"
 FOLDER = "programs"  # contract 1: PROGRAMS = Path("programs")
-SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "console", "zsh"})
-CPP_LANGUAGES = frozenset({"cpp", "c++", "cxx"})
 PYTHON_LANGUAGES = frozenset({"ipython3", "ipython", "python", "python3"})
 # Calls (the last part of the called name) whose path arguments are written.
 WRITE_CALLS = frozenset({"save", "write_to_file", "write_tensor_data_to_file", "save_pte_program",

@@ -16,7 +16,7 @@ from docutils import nodes
 
 from .. import state
 from ..output import folding
-from ..vocab import CAPABILITIES
+from ..vocab import BLOCK_KINDS, CAPABILITIES
 from . import downloads, recorded
 from .marks import status_placeholder
 from .plan import PagePlan
@@ -35,6 +35,28 @@ def needs_text(plan: PagePlan) -> str:
     words = [plan.needs.get(r) or (CAPABILITIES[r].needs if r in CAPABILITIES else r) for r in reqs]
     scope = "" if plan.requires else " for some cells"
     return f"Needs {', '.join(words)}{scope}."
+
+
+def text_blocks(doctree: nodes.Node) -> dict[str, int]:
+    """How many shell, C++ and CMake blocks the page shows as text, outside its
+    code cells (myst-nb's ``cell`` containers): the build runs none of them."""
+    counts = dict.fromkeys(BLOCK_KINDS, 0)
+    for block in doctree.findall(nodes.literal_block):
+        kind = next((k for k, languages in BLOCK_KINDS.items() if block.get("language") in languages), None)
+        ancestor = block.parent
+        while ancestor is not None and "cell" not in ancestor.get("classes", ()):
+            ancestor = ancestor.parent
+        if kind is not None and ancestor is None:
+            counts[kind] += 1
+    return {k: n for k, n in counts.items() if n}
+
+
+def text_blocks_text(counts: Mapping[str, int]) -> str | None:
+    """'The blocks shown as text, not as cells (7 shell, 1 C++), did not run in this build.'"""
+    if not counts:
+        return None
+    listed = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    return f"The blocks shown as text, not as cells ({listed}), did not run in this build."
 
 
 def provenance(plan: PagePlan, env: Environment, exec_data: dict[str, Any] | None) -> dict[str, Any]:
@@ -81,7 +103,7 @@ TITLES: Final[Mapping[str, str]] = MappingProxyType({
 
 
 def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
-           report: nodes.Node | None = None) -> nodes.Element:
+           report: nodes.Node | None = None, blocks: Mapping[str, int] | None = None) -> nodes.Element:
     """One line (status, machine, date, downloads); what it needs, which cells
     did not run and where the outputs come from, folded under it."""
     status = entry["status"]
@@ -94,6 +116,8 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
     summary.append(nodes.Text(" · "))
     summary.extend(downloads.links(docname))
     body: list[nodes.Node] = [nodes.paragraph(text=needs_text(plan))]
+    if status != "not executed" and (shown_as_text := text_blocks_text(blocks or {})):
+        body.append(nodes.paragraph(text=shown_as_text))
     if status == "recorded":
         when = recorded.executed_at(entry)
         age = recorded.age_words(when, dt.datetime.now(dt.timezone.utc)) if when else "at an unknown time"
@@ -149,12 +173,13 @@ def running_time(entry: dict[str, Any]) -> nodes.paragraph | None:
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """At doctree-resolved: the banner in its placeholder, the running time at the page's end."""
     plan = state.of(app.env).plans.get(docname)
+    blocks = text_blocks(doctree)
     for node in list(doctree.findall(status_placeholder)):
         if plan is None:
             node.parent.remove(node)
             continue
         entry = page_entry(app, docname, plan)
-        node.replace_self(banner(plan, entry, docname, _report_link(app, docname)))
+        node.replace_self(banner(plan, entry, docname, _report_link(app, docname), blocks))
         shown = running_time(entry)
         section = next(iter(doctree.findall(nodes.section)), None)
         if shown is not None and section is not None:
