@@ -222,7 +222,7 @@ def test_every_notebook_page_states_what_it_needs(built_site: Path) -> None:
         assert first_block is not None and "trtdocs-status" in first_block["class"], \
             f"{doc}: the status banner is not the first thing under the title"
         text = first_block.get_text(" ", strip=True)
-        assert re.search(r"Runs on a CPU\.|Needs .+\.", text), f"{doc}: banner does not say what it needs: {text}"
+        assert re.search(r"(Runs|Its code cells run) on a CPU\.|Needs .+\.", text), f"{doc}: banner does not say what it needs: {text}"
         status = provenance(built_site)["notebooks"][doc]["status"]
         assert f"trtdocs-status-{status.replace(' ', '-')}" in first_block["class"]
 

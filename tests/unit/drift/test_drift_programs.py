@@ -57,3 +57,13 @@ def test_shell_words(command, expected):
 def test_real_pages():
     found = programs.check(ROOT)
     assert found == [], "\n".join(map(str, found))
+
+
+@pytest.mark.parametrize("language", ["console", "shell-session"])
+def test_a_session_block_reads_only_its_prompt_lines(tmp_path: Path, language: str):
+    page = tmp_path / "session.md"
+    page.write_text(f"# Session\n\n```{language}\n$ ./run programs/m.pte\nwrote programs/out.txt\n```\n")
+    found, problems = programs.page_accesses(page, "session.md")
+    assert problems == []
+    # the output line names a file, but it is not a command
+    assert {(a.root, a.path, a.write) for a in found} == {("cwd", "run", False), ("programs", "m.pte", False)}

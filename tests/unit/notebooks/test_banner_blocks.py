@@ -1,5 +1,5 @@
 """The banner's count of blocks shown as text: shell, C++ and CMake blocks
-outside the code cells, which no build runs."""
+outside the code cells, which no build runs, and what the guards check of them."""
 
 from __future__ import annotations
 
@@ -18,15 +18,26 @@ def test_blocks_outside_cells_are_counted_by_kind() -> None:
     page += cell
     page += _block("bash")
     page += _block("console")
+    tabs = nodes.container(classes=["sd-tab-set"])  # one command for pip and for uv: one block
+    tabs += nodes.container("", _block("bash"), classes=["sd-tab-item"])
+    tabs += nodes.container("", _block("bash"), classes=["sd-tab-item"])
+    page += tabs
     note = nodes.note()
     note += _block("cmake")  # inside an admonition: still text
     page += note
     page += _block("cpp")
     page += _block("python")  # not a kind the banner counts
-    counts = text_blocks(page)
-    assert counts == {"shell": 2, "C++": 1, "CMake": 1}
-    assert text_blocks_text(counts) == \
-        "The blocks shown as text, not as cells (2 shell, 1 C++, 1 CMake), did not run in this build."
+    assert text_blocks(page) == {"shell": 3, "C++": 1, "CMake": 1}
+
+
+def test_the_sentence_names_each_kind_and_what_the_guards_check() -> None:
+    assert text_blocks_text({"shell": 3, "C++": 1}, checked=False) == \
+        "Shown as text, not run in this build: 3 shell blocks and 1 C++ block."
+    with_checks = text_blocks_text({"shell": 1, "C++": 2, "CMake": 1}, checked=True)
+    assert with_checks.startswith(
+        "Shown as text, not run in this build: 1 shell block, 2 C++ blocks and 1 CMake block. The build checks ")
+    assert " It compiles each C++ block for syntax" in with_checks and with_checks.endswith(" It parses each CMake block.")
+    assert "compiles" not in text_blocks_text({"shell": 1}, checked=True)  # only the kinds the page has
 
 
 def test_a_page_with_only_cells_says_nothing() -> None:
@@ -35,4 +46,4 @@ def test_a_page_with_only_cells_says_nothing() -> None:
     cell += _block("bash")
     page += cell
     assert text_blocks(page) == {}
-    assert text_blocks_text({}) is None
+    assert text_blocks_text({}, checked=True) is None

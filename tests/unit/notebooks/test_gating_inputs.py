@@ -225,3 +225,4 @@ def test_provenance_entry_and_needs_wording() -> None:
     assert entry["cells_not_executed"][0] == {"cell": 2, "line": 10, "reason": "needs TensorRT: no"}
     assert needs_text(plan).startswith("Needs a CUDA GPU, Torch-TensorRT with TensorRT")
     assert needs_text(PagePlan((), (), 1, [])) == "Runs on a CPU."
+    assert needs_text(PagePlan((), (), 1, []), shown_as_text=True) == "Its code cells run on a CPU."

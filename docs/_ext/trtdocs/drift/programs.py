@@ -211,7 +211,7 @@ def _shell_lines(block: Block) -> Iterator[tuple[int, str]]:
     pending, start = "", 0
     for n, raw in enumerate(block.lines):
         line = raw
-        if block.language == "console":
+        if block.language in ("console", "shell-session"):  # prompt lines are commands, the rest output
             if not raw.startswith("$ ") and not pending:
                 continue  # output
             line = raw[2:] if raw.startswith("$ ") else raw

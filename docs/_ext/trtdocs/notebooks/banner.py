@@ -27,11 +27,12 @@ if TYPE_CHECKING:
     from .environment import Environment
 
 
-def needs_text(plan: PagePlan) -> str:
-    """'Runs on a CPU' or the requirements, in words."""
+def needs_text(plan: PagePlan, shown_as_text: bool = False) -> str:
+    """'Runs on a CPU' or the requirements, in words; of the code cells, when the
+    page also shows blocks as text that it does not run."""
     reqs = list(dict.fromkeys(plan.requires + plan.cell_requires))
     if not reqs:
-        return "Runs on a CPU."
+        return "Its code cells run on a CPU." if shown_as_text else "Runs on a CPU."
     words = [plan.needs.get(r) or (CAPABILITIES[r].needs if r in CAPABILITIES else r) for r in reqs]
     scope = "" if plan.requires else " for some cells"
     return f"Needs {', '.join(words)}{scope}."
@@ -39,24 +40,46 @@ def needs_text(plan: PagePlan) -> str:
 
 def text_blocks(doctree: nodes.Node) -> dict[str, int]:
     """How many shell, C++ and CMake blocks the page shows as text, outside its
-    code cells (myst-nb's ``cell`` containers): the build runs none of them."""
-    counts = dict.fromkeys(BLOCK_KINDS, 0)
+    code cells (myst-nb's ``cell`` containers): the build runs none of them. The
+    tabs of one tab set (a command for pip and for uv) are one block."""
+    seen: dict[str, set[int]] = {kind: set() for kind in BLOCK_KINDS}
     for block in doctree.findall(nodes.literal_block):
         kind = next((k for k, languages in BLOCK_KINDS.items() if block.get("language") in languages), None)
-        ancestor = block.parent
+        if kind is None:
+            continue
+        key, ancestor = id(block), block.parent
         while ancestor is not None and "cell" not in ancestor.get("classes", ()):
+            if "sd-tab-set" in ancestor.get("classes", ()):
+                key = id(ancestor)
             ancestor = ancestor.parent
-        if kind is not None and ancestor is None:
-            counts[kind] += 1
-    return {k: n for k, n in counts.items() if n}
+        if ancestor is None:
+            seen[kind].add(key)
+    return {kind: len(keys) for kind, keys in seen.items() if keys}
 
 
-def text_blocks_text(counts: Mapping[str, int]) -> str | None:
-    """'The blocks shown as text, not as cells (7 shell, 1 C++), did not run in this build.'"""
+# What the drift guards (trtdocs.drift) check of each kind of block, in every build.
+CHECKED: Final[Mapping[str, str]] = MappingProxyType({
+    "shell": "checks their install commands against the features table and the installed packages",
+    "C++": "compiles each C++ block for syntax against ExecuTorch's headers; a block it cannot compile says so under it",
+    "CMake": "parses each CMake block",
+})
+
+
+def text_blocks_text(counts: Mapping[str, int], checked: bool) -> str | None:
+    """'Shown as text, not run in this build: 7 shell blocks, 1 C++ block and 3 CMake
+    blocks.' and, when the drift guards ran, what they check of those kinds."""
     if not counts:
         return None
-    listed = ", ".join(f"{n} {kind}" for kind, n in counts.items())
-    return f"The blocks shown as text, not as cells ({listed}), did not run in this build."
+    blocks = _and([f"{n} {kind} block{'s' if n > 1 else ''}" for kind, n in counts.items()])
+    text = f"Shown as text, not run in this build: {blocks}."
+    if checked:
+        first, *more = (CHECKED[kind] for kind in counts)
+        text += f" The build {first}." + "".join(f" It {check}." for check in more)
+    return text
+
+
+def _and(items: list[str]) -> str:
+    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
 
 
 def provenance(plan: PagePlan, env: Environment, exec_data: dict[str, Any] | None) -> dict[str, Any]:
@@ -103,7 +126,8 @@ TITLES: Final[Mapping[str, str]] = MappingProxyType({
 
 
 def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
-           report: nodes.Node | None = None, blocks: Mapping[str, int] | None = None) -> nodes.Element:
+           report: nodes.Node | None = None, blocks: Mapping[str, int] | None = None,
+           checked: bool = False) -> nodes.Element:
     """One line (status, machine, date, downloads); what it needs, which cells
     did not run and where the outputs come from, folded under it."""
     status = entry["status"]
@@ -115,8 +139,9 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
         summary.append(nodes.Text(f" · {str(entry['executed_at'])[:10]}"))
     summary.append(nodes.Text(" · "))
     summary.extend(downloads.links(docname))
-    body: list[nodes.Node] = [nodes.paragraph(text=needs_text(plan))]
-    if status != "not executed" and (shown_as_text := text_blocks_text(blocks or {})):
+    shown_as_text = text_blocks_text(blocks or {}, checked) if status != "not executed" else None
+    body: list[nodes.Node] = [nodes.paragraph(text=needs_text(plan, shown_as_text is not None))]
+    if shown_as_text:
         body.append(nodes.paragraph(text=shown_as_text))
     if status == "recorded":
         when = recorded.executed_at(entry)
@@ -179,7 +204,8 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             node.parent.remove(node)
             continue
         entry = page_entry(app, docname, plan)
-        node.replace_self(banner(plan, entry, docname, _report_link(app, docname), blocks))
+        node.replace_self(banner(plan, entry, docname, _report_link(app, docname), blocks,
+                                 checked="trtdocs.drift" in app.extensions))
         shown = running_time(entry)
         section = next(iter(doctree.findall(nodes.section)), None)
         if shown is not None and section is not None:
