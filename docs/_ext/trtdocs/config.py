@@ -116,7 +116,8 @@ class TrtdocsConfig:
                                          "prev/next chain, ranked below guide pages in search",
                                          rebuild="html", check=_strings)
     # -- drift guards (trtdocs.drift)
-    drift: bool = setting(True, "run the drift guards in the build", rebuild="")
+    # "html": the banners say what the guards check, so pages are written again
+    drift: bool = setting(True, "run the drift guards in the build", rebuild="html")
 
 
 FIELDS: tuple[dataclasses.Field, ...] = dataclasses.fields(TrtdocsConfig)

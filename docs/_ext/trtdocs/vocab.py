@@ -113,9 +113,10 @@ EXTRA_BRINGS_DELEGATE: Final = "extra-brings-delegate"
 SHELL_LANGUAGES: Final = frozenset({"bash", "sh", "shell", "console", "shell-session", "zsh"})
 CPP_LANGUAGES: Final = frozenset({"cpp", "c++", "cxx"})
 CMAKE_LANGUAGES: Final = frozenset({"cmake"})
+PYTHON_LANGUAGES: Final = frozenset({"python", "python3", "py", "ipython3", "ipython"})
 # What a reader calls each group.
 BLOCK_KINDS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
-    "shell": SHELL_LANGUAGES, "C++": CPP_LANGUAGES, "CMake": CMAKE_LANGUAGES})
+    "shell": SHELL_LANGUAGES, "Python": PYTHON_LANGUAGES, "C++": CPP_LANGUAGES, "CMake": CMAKE_LANGUAGES})
 
 # -- Requirements (a notebook's ``requires:``, a cell's ``:requires:``) ---------------
 

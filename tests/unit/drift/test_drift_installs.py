@@ -126,6 +126,17 @@ def test_uv_and_pairing_cases(command, rule):
     assert [v.rule for v in installs.check_command(cmd, load_features(REAL_TABLE))] == [rule]
 
 
+@pytest.mark.parametrize(("torch", "agrees"), [
+    # the documented release pins torch as a range: ranges are compared with ranges
+    ("torch==2.14.*", True), ("torch~=2.14.0", True), ("torch>=2.14.1,<2.15", True), ("torch<2.15", True),
+    ("torch==2.13.*", False), ("torch~=2.13.0", False), ("torch>=2.13,<2.14", False), ("torch>2.15", False),
+])
+def test_a_range_is_compared_with_the_pinned_range(torch, agrees):
+    (cmd,), _ = parse_command(f'pip install pyyaml "{torch}"', "x.md", 1)
+    rules = [v.rule for v in installs.check_command(cmd, load_features(REAL_TABLE))]
+    assert rules == ([] if agrees else ["pin-agrees"]), rules
+
+
 def test_an_upgrade_inside_the_pin_passes():
     (cmd,), _ = parse_command('pip install -U "executorch==1.4.1"', "x.md", 1)
     assert installs.check_command(cmd, load_features(REAL_TABLE)) == []

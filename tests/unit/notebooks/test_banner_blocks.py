@@ -26,8 +26,9 @@ def test_blocks_outside_cells_are_counted_by_kind() -> None:
     note += _block("cmake")  # inside an admonition: still text
     page += note
     page += _block("cpp")
-    page += _block("python")  # not a kind the banner counts
-    assert text_blocks(page) == {"shell": 3, "C++": 1, "CMake": 1}
+    page += _block("python")
+    page += _block("myst-ansi")  # an output: not a kind the banner counts
+    assert text_blocks(page) == {"shell": 3, "Python": 1, "C++": 1, "CMake": 1}
 
 
 def test_the_sentence_names_each_kind_and_what_the_guards_check() -> None:
@@ -36,8 +37,10 @@ def test_the_sentence_names_each_kind_and_what_the_guards_check() -> None:
     with_checks = text_blocks_text({"shell": 1, "C++": 2, "CMake": 1}, checked=True)
     assert with_checks.startswith(
         "Shown as text, not run in this build: 1 shell block, 2 C++ blocks and 1 CMake block. The build checks ")
-    assert " It compiles each C++ block for syntax" in with_checks and with_checks.endswith(" It parses each CMake block.")
+    assert " It compiles each C++ block against" in with_checks and with_checks.endswith(" It parses each CMake block.")
     assert "compiles" not in text_blocks_text({"shell": 1}, checked=True)  # only the kinds the page has
+    # no guard reads Python shown as text: the sentence claims no check of it
+    assert text_blocks_text({"Python": 1}, checked=True) == "Shown as text, not run in this build: 1 Python block."
 
 
 def test_a_page_with_only_cells_says_nothing() -> None:

@@ -213,6 +213,15 @@ def _as_pin(pin: str) -> str:
     return f"=={pin}" if pin[:1].isdigit() else pin
 
 
+def _overlap(a: SpecifierSet, b: SpecifierSet) -> bool:
+    """Whether two version ranges share a version (``==2.14.*`` and ``>=2.14.0,<2.15.0``
+    do; ``==2.13.*`` does not). Two ranges that meet share their highest lower bound,
+    or a version just above it when it excludes itself, or, with no lower bound, 0."""
+    bounds = [Version(spec.version.removesuffix(".*")) for spec in [*a, *b]]
+    tries = [Version("0"), *bounds, *(Version(f"{v.base_version}.0.1") for v in bounds)]
+    return any(a.contains(v, prereleases=True) and b.contains(v, prereleases=True) for v in tries)
+
+
 def _pin_agrees(cmd: InstallCommand, release: Release, name: str, req: Requirement, pin: str) -> list[Violation]:
     table_version = _exact(pin)
     cmd_version = _exact(req.specifier)
@@ -221,7 +230,7 @@ def _pin_agrees(cmd: InstallCommand, release: Release, name: str, req: Requireme
     elif cmd_version is not None:
         ok = SpecifierSet(pin).contains(cmd_version, prereleases=True)
     else:
-        return []
+        ok = _overlap(req.specifier, SpecifierSet(pin))
     if ok:
         return []
     return [Violation(cmd.path, cmd.line, "pin-agrees",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from docutils import nodes
 
-from .. import state
+from .. import config, state
 from ..output import folding
 from ..vocab import BLOCK_KINDS, CAPABILITIES
 from . import downloads, recorded
@@ -59,21 +59,22 @@ def text_blocks(doctree: nodes.Node) -> dict[str, int]:
 
 # What the drift guards (trtdocs.drift) check of each kind of block, in every build.
 CHECKED: Final[Mapping[str, str]] = MappingProxyType({
-    "shell": "checks their install commands against the features table and the installed packages",
-    "C++": "compiles each C++ block for syntax against ExecuTorch's headers; a block it cannot compile says so under it",
+    "shell": "checks the install commands in the shell blocks: packages, pins and package indexes",
+    "C++": "compiles each C++ block against ExecuTorch's C++ headers, or says under the block why it cannot",
     "CMake": "parses each CMake block",
 })
 
 
 def text_blocks_text(counts: Mapping[str, int], checked: bool) -> str | None:
     """'Shown as text, not run in this build: 7 shell blocks, 1 C++ block and 3 CMake
-    blocks.' and, when the drift guards ran, what they check of those kinds."""
+    blocks.' and, when the drift guards ran, what they check of those kinds (nothing of Python)."""
     if not counts:
         return None
     blocks = _and([f"{n} {kind} block{'s' if n > 1 else ''}" for kind, n in counts.items()])
     text = f"Shown as text, not run in this build: {blocks}."
-    if checked:
-        first, *more = (CHECKED[kind] for kind in counts)
+    checks = [CHECKED[kind] for kind in counts if kind in CHECKED] if checked else []
+    if checks:
+        first, *more = checks
         text += f" The build {first}." + "".join(f" It {check}." for check in more)
     return text
 
@@ -205,7 +206,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             continue
         entry = page_entry(app, docname, plan)
         node.replace_self(banner(plan, entry, docname, _report_link(app, docname), blocks,
-                                 checked="trtdocs.drift" in app.extensions))
+                                 checked="trtdocs.drift" in app.extensions and config.of(app.config).drift))
         shown = running_time(entry)
         section = next(iter(doctree.findall(nodes.section)), None)
         if shown is not None and section is not None:
