@@ -5,7 +5,7 @@
 #   make check       the pure tests (no Sphinx build, no notebook run, no browser): under a minute
 #   make test        run every test, including a strict build of the real site
 #   make deps        install what make test needs beside the venv (chromium, graphviz, actionlint)
-#   make html REQUIRE_ALL=1   fail if any notebook or cell was not executed
+#   make html REQUIRE_ALL=1   fail if a cell the installed release can run was not executed
 #   make record      record executed notebooks into notebooks/_recorded/
 #   make record NOTEBOOKS="kv-cache run-python"   execute only these; the rest from records or the cache
 #   make record RECORD_OUT=_build/records          write the records there (a CI shard uploads them)

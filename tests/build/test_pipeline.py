@@ -88,7 +88,9 @@ def test_a_page_outside_the_subset_comes_from_the_cache(shards: dict[str, Path])
     tmp = shards["tmp"]
     text = _record(shards["site"], tmp / "build-all", tmp / "records-again", "plain")
     assert not any("Executing notebook" in line for line in text.splitlines())
-    assert set(_status(tmp / "build-all").values()) == {"executed"}
+    # beta's newer-release cells do not run on this release, from the cache too
+    assert _status(tmp / "build-all") == {"notebooks/alpha": "executed", "notebooks/beta": "partly executed",
+                                          "notebooks/gamma": "executed", "notebooks/plain": "executed"}
     assert not (tmp / "records-again").exists()  # recording leaves pages outside the subset alone
 
 

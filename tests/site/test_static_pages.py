@@ -19,6 +19,7 @@ from reader_site import (CSS_URL, FETCHED, VAGUE_LINK_TEXT, ids, is_external, li
 from trtdocs.features.sphinx import release_note
 from trtdocs.features.validate import load as load_features
 from trtdocs.notebooks import markdown
+from trtdocs.notebooks.downloads import NOTE, NOTE_RECORDED
 from trtdocs.output.lognoise import quiet
 from trtdocs.output.streams import terminal_text
 
@@ -256,7 +257,8 @@ def test_notebook_downloads(built_site: Path) -> None:
                 assert not cell.outputs, f"{doc}.ipynb cell {number} did not run but has outputs"
             elif entry["status"] in ("executed", "partly executed"):
                 assert cell.execution_count is not None, f"{doc}.ipynb cell {number} ran but has no execution count"
-        notes = [c for c in nb.cells if c.cell_type == "markdown" and c.source.startswith("> **Not executed in this build**")]
+        note = NOTE_RECORDED if entry["status"] == "recorded" else NOTE
+        notes = [c for c in nb.cells if c.cell_type == "markdown" and c.source.startswith(note)]
         assert len(notes) == len(skipped), f"{doc}.ipynb: {len(notes)} notes for {len(skipped)} cells that did not run"
         assert ipynb.get_text() == f"{doc.rsplit('/', 1)[-1]}.ipynb"
 

@@ -75,11 +75,13 @@ class TrtdocsConfig:
     """The extension's settings (``trtdocs_<name>`` in conf.py)."""
 
     # -- notebook execution and gating (trtdocs.notebooks)
-    require_all: bool = setting(False, "fail the build if any notebook or cell was not executed",
+    require_all: bool = setting(False, "fail the build if a cell was not executed that the installed "
+                                "release can run (a cell that needs a newer release is marked)",
                                 rebuild="", env="REQUIRE_ALL", parse=_flag)
     require_outputs: bool = setting(False, "fail the build if a page has neither its execution nor a "
                                     "fresh record", rebuild="", env="REQUIRE_OUTPUTS", parse=_flag)
-    record: bool = setting(False, "write a record of each notebook this build fully executes",
+    record: bool = setting(False, "write a record of each notebook this build executes as far as "
+                           "its release can (the record lists the cells a newer release needs)",
                            rebuild="", env="TRTDOCS_RECORD", parse=_flag)
     record_dir: str = setting("notebooks/_recorded", "where records are read from (from the source root)")
     record_out: str = setting("", "where `make record` writes records; \"\" = record_dir",

@@ -1,6 +1,8 @@
-# The CI pipeline's build steps (tests/build/test_pipeline.py): shards record, a build gathers.
+# The CI pipeline's build steps: shards record, a build gathers (tests/build/test_pipeline.py in
+# process; tests/make/test_pipeline_rehearsal.py through the workflows' own commands).
 extensions = ["myst_nb", "trtdocs.notebooks"]
-exclude_patterns = ["notebooks/_recorded/**"]
+# _build: the rehearsal (tests/make/test_pipeline_rehearsal.py) builds into the checkout, as CI does
+exclude_patterns = ["notebooks/_recorded/**", "_build/**"]
 nb_execution_mode = "cache"
 nb_execution_raise_on_error = True
 nb_execution_timeout = 120

@@ -6,16 +6,18 @@ from __future__ import annotations
 import dataclasses
 import importlib.metadata
 import json
+import re
 import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 from packaging.requirements import Requirement
-from trtdocs.notebooks import cachekey, environment, recorded, requirements
+from trtdocs.notebooks import cachekey, environment, gating, recorded, requirements
 from trtdocs.notebooks.banner import needs_text, provenance
 from trtdocs.notebooks.dataflow import cell_names
-from trtdocs.notebooks.plan import PagePlan, SkippedCell
+from trtdocs.notebooks.marks import mark_line
+from trtdocs.notebooks.plan import BuildContext, PagePlan, SkippedCell
 
 
 @pytest.fixture(scope="module")
@@ -222,7 +224,121 @@ def test_provenance_entry_and_needs_wording() -> None:
     entry = provenance(plan, _env(), {"mtime": 0.0, "runtime": 1.234})
     assert entry["status"] == "partly executed"
     assert entry["duration_s"] == 1.23 and entry["executed_at"] == "1970-01-01T00:00:00+00:00"
-    assert entry["cells_not_executed"][0] == {"cell": 2, "line": 10, "reason": "needs TensorRT: no"}
+    assert entry["cells_not_executed"][0] == {"cell": 2, "line": 10, "needs": ["tensorrt"],
+                                              "reason": "needs TensorRT: no"}
     assert needs_text(plan).startswith("Needs a CUDA GPU, Torch-TensorRT with TensorRT")
     assert needs_text(PagePlan((), (), 1, [])) == "Runs on a CPU."
     assert needs_text(PagePlan((), (), 1, []), shown_as_text=True) == "Its code cells run on a CPU."
+
+
+# -- what the installed release lacks (a channel's strict run and its records) ------------
+
+@pytest.mark.parametrize(("requirement", "newer"), [
+    ("torch_tensorrt>=2.15", True), ("torch_tensorrt==2.15.*", True), ("torch_tensorrt~=2.16.0", True),
+    ("torch_tensorrt>=2.16.0.dev0", True),  # a nightly-only feature
+    ("torch_tensorrt<2.14", False), ("torch_tensorrt!=2.14.0", False),
+    ("torch_tensorrt>=2.13,<2.14", False),  # fails by being too new
+    ("tensorrt-cu13>=11.1", False),  # not installed: the machine lacks it, not the release
+    ("cuda", False), ("tensorrt", False)])
+def test_a_requirement_above_the_installed_version_is_a_newer_release_s(requirement: str, newer: bool) -> None:
+    (unmet,) = requirements.evaluate([requirement], _env())
+    assert unmet.newer is newer
+
+
+def test_a_feature_or_disabled_requirement_and_newer() -> None:
+    table = {"cuda-graphs": Requirement("torch_tensorrt>=2.15")}
+    (unmet,) = requirements.evaluate(["feature:cuda-graphs"], _env(), features=table.__getitem__)
+    assert unmet.newer
+    # TRTDOCS_DISABLE makes a requirement unmet on purpose: never a release's lack
+    (off,) = requirements.evaluate(["torch_tensorrt>=2.15"], _env(), disabled={"torch_tensorrt>=2.15"})
+    assert not off.newer
+
+
+def _gate(nb: nbformat.NotebookNode, tmp_path: Path, *, recording: bool = False,
+          **env: object) -> PagePlan:
+    context = BuildContext(environment=_env(**env), disabled=frozenset(), features=_no_features,
+                           record_dir=tmp_path / "_recorded", import_roots=(tmp_path,), srcdir=tmp_path,
+                           recording=recording)
+    return gating.gate(nb, context, "notebooks/page")
+
+
+def _no_features(feature_id: str) -> Requirement:
+    raise requirements.RequirementError(feature_id)
+
+
+def _cell(source: str, *requires: str) -> nbformat.NotebookNode:
+    return nbformat.v4.new_code_cell(source, metadata={"requires": list(requires)} if requires else {})
+
+
+def test_a_cell_that_reads_a_newer_release_s_result_needs_it_too(tmp_path: Path) -> None:
+    nb = _nb("x = 1")
+    nb.cells += [_cell("y = x + 1", "torch_tensorrt>=2.15"), _cell("print(y)"),
+                 _cell("z = 2", "cuda"), _cell("print(z)")]
+    plan = _gate(nb, tmp_path)
+    assert [(s.number, s.newer) for s in plan.skipped] == [(2, True), (3, True), (4, False), (5, False)]
+    assert not plan.ran_what_release_can
+    assert plan.blocking_reason == "needs a CUDA GPU: torch.cuda.is_available() is False"
+    del nb.cells[4:]
+    plan = _gate(nb, tmp_path)
+    assert plan.status == "partly executed" and plan.ran_what_release_can and plan.blocking_reason == ""
+    # the same cell needing a GPU as well: this machine lacks something its release has
+    nb.cells[2].metadata["requires"] = ["torch_tensorrt>=2.15", "cuda"]
+    assert not _gate(nb, tmp_path).ran_what_release_can
+
+
+def _record_of(nb: nbformat.NotebookNode, path: Path, skipped: list[object]) -> None:
+    executed = nbformat.from_dict(nb)
+    for number, cell in enumerate((c for c in executed.cells if c.cell_type == "code"), start=1):
+        if number not in {e["cell"] for e in skipped if isinstance(e, dict)}:
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=f"cell {number}\n")]
+    recorded.write(path, nb, executed, {"status": "partly executed", "cells_not_executed": skipped,
+                                        "executed_at": "2026-01-01T00:00:00+00:00"})
+
+
+def _page() -> nbformat.NotebookNode:
+    """A page that needs a GPU, one of whose cells needs a newer release."""
+    nb = _nb("x = 1")
+    nb.cells.append(_cell("y = x + 1", "torch_tensorrt>=2.15"))
+    nb.metadata["requires"] = ["cuda"]
+    return nb
+
+
+def test_a_record_lists_the_cells_its_release_lacked_and_they_are_marked(tmp_path: Path) -> None:
+    path = recorded.record_path(tmp_path / "_recorded", "notebooks/page")
+    why = "needs torch_tensorrt>=2.15: torch_tensorrt 2.14.0 is installed"
+    _record_of(_page(), path, [{"cell": 2, "line": 1, "needs": ["torch_tensorrt>=2.15"], "reason": why}])
+    nb = _page()
+    nb.metadata["source_map"] = [1, 3, 7]  # where the cells start in the page now
+    plan = _gate(nb, tmp_path)  # no GPU here: the record is shown
+    assert plan.status == "recorded"
+    assert [(s.number, s.index, s.line, s.needs, s.reason) for s in plan.skipped] == [
+        (2, 2, 7, ("torch_tensorrt>=2.15",), why)]
+    assert nb.cells[1].outputs[0]["text"] == "cell 1\n" and nb.cells[2].outputs == []
+    assert mark_line(plan.skipped[0].needs, plan.needs, recorded=True) == (
+        "Not run where these outputs were recorded: needs torch_tensorrt>=2.15.")
+    # `make record` where the release lacks only that cell's need executes the page and records it again
+    again = _gate(_page(), tmp_path, recording=True, cuda_available=True)
+    assert again.record is None and again.ran_what_release_can
+    assert _gate(_page(), tmp_path, cuda_available=True).status == "recorded"  # not recording: the record
+
+
+@pytest.mark.parametrize("entry", [
+    {"cell": 3, "line": 1, "needs": [], "reason": "r"},  # no such code cell
+    {"cell": 1, "line": 1, "reason": "r"},  # no needs
+    {"cell": 1, "line": 1, "needs": "cuda", "reason": "r"},
+    "cell 1"])
+def test_a_record_s_cells_not_executed_are_checked(tmp_path: Path, entry: object) -> None:
+    path = tmp_path / "r.ipynb"
+    _record_of(_nb("x = 1", "print(x)"), path, [entry])
+    with pytest.raises(ValueError, match=rf"{re.escape(str(path))}: .* is not {{cell: 1\.\.2, needs"):
+        recorded.load(path)
+
+
+def test_a_record_s_cell_not_executed_has_no_output(tmp_path: Path) -> None:
+    path = tmp_path / "r.ipynb"
+    _record_of(_nb("x = 1", "print(x)"), path, [{"cell": 2, "line": 1, "needs": [], "reason": "r"}])
+    record = nbformat.read(path, as_version=4)  # planted: the listed cell shows an output
+    record.cells[2].outputs = [nbformat.v4.new_output("stream", name="stdout", text="ran\n")]
+    nbformat.write(record, path)
+    with pytest.raises(ValueError, match="code cell 2 is listed as not executed but has outputs"):
+        recorded.load(path)

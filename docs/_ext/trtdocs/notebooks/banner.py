@@ -85,11 +85,12 @@ def _and(items: list[str]) -> str:
 
 def provenance(plan: PagePlan, env: Environment, exec_data: dict[str, Any] | None) -> dict[str, Any]:
     """Where this page's outputs came from (the provenance.json entry)."""
+    # shown from a record: the cells that did not run where it was made
     entry: dict[str, Any] = {"status": plan.status, "reason": plan.reason,
                              "code_cells": plan.code_cells,
                              "cells_not_executed": [
-                                 {"cell": s.number, "line": s.line, "reason": s.reason}
-                                 for s in plan.skipped] if plan.record is None else []}
+                                 {"cell": s.number, "line": s.line, "needs": list(s.needs),
+                                  "reason": s.reason} for s in plan.skipped]}
     if plan.record is not None:
         # The record's own provenance: where and when it really executed.
         entry["record"] = plan.record_path
@@ -153,6 +154,10 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
             f"These outputs come from {entry.get('record')}: executed on {_machine_text(envdata)} "
             f"at {entry.get('executed_at')} in {entry.get('duration_s')} s, "
             f"with {_versions_text(envdata)}.")))
+        if plan.skipped:
+            body.append(nodes.paragraph(text=(
+                f"{len(plan.skipped)} of {plan.code_cells} code cells did not run there, because that "
+                f"machine's release lacks what they need; each is marked, with its reason.")))
     elif plan.deferred and status == "not executed":
         body.append(nodes.paragraph(text=f"Reason: {plan.reason}."))
     else:

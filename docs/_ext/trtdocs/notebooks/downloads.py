@@ -47,6 +47,9 @@ CONTENTS = {
     "not executed": "as written, without outputs: it did not run in this build",
     "recorded": "with the outputs recorded on another machine",
 }
+# the note before a cell that did not run: in this build, or where the record shown was made
+NOTE = "> **Not executed in this build**"
+NOTE_RECORDED = "> **Not executed where these outputs were recorded**"
 
 
 def links(docname: str) -> list[nodes.Node]:
@@ -73,10 +76,10 @@ def for_jupyter(nb: nbformat.NotebookNode, plan: PagePlan) -> nbformat.NotebookN
     before each cell that did not run, and no build metadata."""
     nb = nbformat.from_dict(nb)
     notes: dict[int, nbformat.NotebookNode] = {}
-    for s in plan.skipped if plan.record is None else ():
+    note = NOTE_RECORDED if plan.record is not None else NOTE
+    for s in plan.skipped:
         needs = ", ".join(s.needs) or "dependency"
-        notes[s.index] = nbformat.v4.new_markdown_cell(
-            f"> **Not executed in this build** (needs: {needs}): {s.reason.strip()}")
+        notes[s.index] = nbformat.v4.new_markdown_cell(f"{note} (needs: {needs}): {s.reason.strip()}")
         tags = nb.cells[s.index].metadata.get("tags", [])
         if SKIP_TAG in tags:
             tags.remove(SKIP_TAG)
@@ -147,7 +150,7 @@ def _cell_lines(nb: nbformat.NotebookNode, source_map: list[int]) -> list[int]:
     starts = iter(source_map)
     out = []
     for cell in nb.cells:
-        added = cell.cell_type == "markdown" and cell.source.startswith("> **Not executed in this build**")
+        added = cell.cell_type == "markdown" and cell.source.startswith((NOTE, NOTE_RECORDED))
         out.append(1 if added else next(starts, 0) + 1)
     return out
 

@@ -53,7 +53,8 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     skipped: list[SkippedCell] = []
     all_cell_reqs: dict[str, None] = {}
     cell_needs: list[tuple[str, ...]] = []
-    tainted: dict[str, int] = {}  # name -> line of the skipped cell that defines it
+    # name -> (line of the skipped cell that defines it, whether that cell needs a newer release)
+    tainted: dict[str, tuple[int, bool]] = {}
     for number, (index, cell) in enumerate(code, start=1):
         line = lines[index]
         cell_reqs, cell_invalid = reqs_of(cell.metadata.get("requires"), line)
@@ -63,15 +64,17 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
         missing = page_unmet + cell_invalid + unmet(cell_reqs)
         if missing:
             reasons = tuple(dict.fromkeys(f"needs {u.needs}: {u.reason}" for u in missing))
-            skipped.append(SkippedCell(number, index, line, tuple(u.requirement for u in missing), reasons))
+            skipped.append(SkippedCell(number, index, line, tuple(u.requirement for u in missing), reasons,
+                                       newer=all(u.newer for u in missing)))
         elif names is not None and names.reads & tainted.keys():
-            name = sorted(names.reads & tainted.keys())[0]
-            reason = f"reads `{name}`, which the cell at line {tainted[name]} defines and which did not run"
-            skipped.append(SkippedCell(number, index, line, (), (reason,)))
+            read = sorted(names.reads & tainted.keys())
+            reason = f"reads `{read[0]}`, which the cell at line {tainted[read[0]][0]} defines and which did not run"
+            skipped.append(SkippedCell(number, index, line, (), (reason,),
+                                       newer=all(tainted[name][1] for name in read)))
         if names is None:
             continue
         if skipped and skipped[-1].number == number:
-            tainted.update(dict.fromkeys(names.defines, line))
+            tainted.update(dict.fromkeys(names.defines, (line, skipped[-1].newer)))
         else:
             for name in names.defines:
                 tainted.pop(name, None)
@@ -96,13 +99,17 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     # (an error in CI and under REQUIRE_ALL) even where the page executes,
     # unless this build executes the page and records it again.
     plan.deferred = ctx.subset is not None and not in_subset(docname, ctx.subset)
-    replaced = ctx.recording and not (skipped or plan.deferred)
+    # `make record` records again a page it executes as far as its release can
+    replaced = ctx.recording and not plan.deferred and all(s.newer for s in skipped)
     record = _matching_record(ctx, docname, source_hash, problems) if plan.record_seen and not replaced else None
     if skipped or plan.deferred:
         if record is not None:
             recorded.merge_outputs(record, nb)
             nb.metadata["mystnb"] = {"execution_mode": "off"}
             plan.record = record.provenance
+            # the marks: what did not run where the record was made (its release lacked it)
+            plan.skipped = [SkippedCell(n, code[n - 1][0], lines[code[n - 1][0]], needs, (reason,), newer=True)
+                            for n, needs, reason in record.skipped]
             # named from the source root: the published page shows no build machine's folders
             root, path = ctx.srcdir.resolve(), record.path.resolve()
             plan.record_path = str(path.relative_to(root) if path.is_relative_to(root) else path)

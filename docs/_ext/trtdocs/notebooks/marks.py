@@ -33,11 +33,13 @@ class status_placeholder(nodes.General, nodes.Element):
     """Where the page's status banner goes; filled at doctree-resolved (:mod:`.banner`)."""
 
 
-def mark_line(needs: Sequence[str], words: Mapping[str, str]) -> str:
-    """'Not run in this build: needs a CUDA GPU with TensorRT.' (the reason is folded)."""
+def mark_line(needs: Sequence[str], words: Mapping[str, str], recorded: bool = False) -> str:
+    """'Not run in this build: needs a CUDA GPU with TensorRT.' (the reason is
+    folded); of a page shown from a record, where that record was made."""
+    where = "where these outputs were recorded" if recorded else "in this build"
     if not needs:
-        return "Not run in this build: it uses a result of a cell above that did not run."
-    return f"Not run in this build: needs {needs_words(needs, words)}."
+        return f"Not run {where}: it uses a result of a cell above that did not run."
+    return f"Not run {where}: needs {needs_words(needs, words)}."
 
 
 def needs_words(needs: Sequence[str], words: Mapping[str, str]) -> str:
@@ -60,15 +62,15 @@ def mark(skipped: SkippedCell, plan: PagePlan) -> folding.folded:
         para = nodes.paragraph()
         para += inline(" ".join(reason.splitlines()))  # `name` as code
         reasons.append(para)
-    return folding.make([nodes.Text(mark_line(skipped.needs, plan.needs))], reasons,
+    return folding.make([nodes.Text(mark_line(skipped.needs, plan.needs, plan.record is not None))], reasons,
                         ["trtdocs-not-executed", "no-search"])
 
 
 def place(document: nodes.document, plan: PagePlan, docname: str) -> None:
     """Lay ``plan`` out on ``document``, the page myst-nb rendered: the banner's
-    place under the title, and a mark before each cell that did not run (none
-    when the outputs come from a record: every cell ran there)."""
-    if plan.record is None and plan.skipped:
+    place under the title, and a mark before each cell that did not run (here,
+    or where the record whose outputs it shows was made)."""
+    if plan.skipped:
         containers = {node["cell_index"]: node for node in document.findall(nodes.container)
                       if node.get("nb_element") == CODE_CELL}
         for skipped in plan.skipped:

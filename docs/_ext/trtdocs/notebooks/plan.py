@@ -30,6 +30,9 @@ class SkippedCell:
     line: int  # first line of the cell in the source
     needs: tuple[str, ...]  # the unmet requirements; () for a cell that reads a skipped cell's result
     reasons: tuple[str, ...]  # one "needs X: found Y" per unmet requirement, or which result it reads
+    # skipped only because the installed release is older than what it needs (or
+    # because it reads the result of such a cell): a newer release runs it
+    newer: bool = False
 
     @property
     def reason(self) -> str:
@@ -88,7 +91,22 @@ class PagePlan:
         """Each unmet requirement once, with what the probe found."""
         if self.deferred and not self.deferred_shown and self.record is None:
             return DEFERRED_REASON
-        return "; ".join(dict.fromkeys(r for s in self.skipped if s.needs for r in s.reasons))
+        return _reasons(self.skipped)
+
+    @property
+    def ran_what_release_can(self) -> bool:
+        """Executed here, every cell but those that need a newer release than the
+        installed one: what a channel's strict run (REQUIRE_ALL) and a record ask."""
+        return self.record is None and not self.deferred and all(s.newer for s in self.skipped)
+
+    @property
+    def blocking_reason(self) -> str:
+        """The reasons of the cells this machine's release could run and did not."""
+        return _reasons([s for s in self.skipped if not s.newer])
+
+
+def _reasons(skipped: Sequence[SkippedCell]) -> str:
+    return "; ".join(dict.fromkeys(r for s in skipped if s.needs for r in s.reasons))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

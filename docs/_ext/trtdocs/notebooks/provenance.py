@@ -90,9 +90,9 @@ def _report_table(app: Sphinx, fromdoc: str) -> nodes.table:
                               refuri=app.builder.get_relative_uri(fromdoc, doc))
         duration = entry.get("duration_s")
         plan = state.of(app.env).plans[doc]
-        needs = [n for s in plan.skipped for n in s.needs] if plan.record is None else []
+        needs = [n for s in plan.skipped for n in s.needs]  # of a record: not run where it was made
         reason = f"needs {needs_words(needs, plan.needs)}" if needs else ""
-        if plan.record is None and plan.skipped and not needs:
+        if plan.skipped and not needs:
             reason = "uses results of cells that did not run"
         body += _row(ref, entry["status"], reason, "" if duration is None else str(duration))
     return table
@@ -158,10 +158,15 @@ def check_problems(app: Sphinx, exc: Exception | None) -> None:
             (logger.error if is_error else logger.warning)(
                 message, location=(doc, line), type="trtdocs", subtype="gating")
             failed |= is_error
-        if settings.require_all and plan.status != "executed" and not plan.deferred:
-            logger.error("REQUIRE_ALL: %s: %s", plan.status, plan.reason or "outputs come from a record",
+        # a channel's strict run requires what its release can run; a newer release runs the rest
+        if settings.require_all and not plan.ran_what_release_can and not plan.deferred:
+            why = "outputs come from a record" if plan.record is not None else plan.blocking_reason
+            logger.error("REQUIRE_ALL: %s: %s", plan.status, why or plan.reason,
                          location=(doc, 1), type="trtdocs", subtype="strict")
             failed = True
+        elif settings.require_all and plan.skipped and not plan.deferred:
+            logger.info("REQUIRE_ALL: %s: %d of %d code cells need a newer release than the installed "
+                        "one, and are marked: %s", doc, len(plan.skipped), plan.code_cells, plan.reason)
         elif settings.require_outputs and plan.status not in ("executed", "recorded"):
             # the gathering build: each page executed here or shown from a fresh record
             logger.error("REQUIRE_OUTPUTS: %s: %s", plan.status, plan.reason, location=(doc, 1),
@@ -185,14 +190,16 @@ def write_outputs(app: Sphinx, exc: Exception | None) -> None:
 
 
 def _record(app: Sphinx) -> None:
-    """Write a record for each notebook with requirements that fully executed."""
+    """Write a record for each notebook with requirements that executed every
+    cell but those that need a newer release than the installed one (the record
+    lists those, with their reasons)."""
     from .downloads import executed_notebook
 
     ctx = _context(app.env)
     record_out = config.of(app.config).record_out
     out = Path(app.srcdir, record_out) if record_out else ctx.record_dir
     for doc, plan in sorted(state.of(app.env).plans.items()):
-        if plan.deferred or plan.status != "executed" or not (plan.requires or plan.cell_requires):
+        if not plan.ran_what_release_can or not (plan.requires or plan.cell_requires):
             continue
         executed = executed_notebook(app, doc, plan)
         if executed is None:

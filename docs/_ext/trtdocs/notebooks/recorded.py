@@ -4,7 +4,10 @@ requirements, kept in the repository for builds that cannot execute it.
 A record is the source notebook with the outputs of that execution, plus
 ``metadata.trtdocs_record``: the source hash it was made from and the
 provenance of the execution. Only a real execution writes a record
-(``make record`` on a machine that meets the requirements).
+(``make record`` on a machine that meets the requirements). The cells it
+did not run, because they need a newer release than that machine's, are
+listed in the provenance's ``cells_not_executed`` with their requirements and
+reason; a build that shows the record marks them.
 
 A record also expires: :func:`expiry` names why one made with package
 versions outside the documented release's pins, or older than the configured
@@ -60,6 +63,9 @@ class Record:
     # Environment.to_json() of the machine, execution date and duration
     provenance: dict[str, Any]
     notebook: nbformat.NotebookNode
+    # the code cells that did not run where it was made, because that machine's
+    # release is older than they need: (number, unmet requirements, reason)
+    skipped: tuple[tuple[int, tuple[str, ...], str], ...] = ()
 
 
 def source_hash(nb: nbformat.NotebookNode) -> str:
@@ -128,7 +134,27 @@ def load(path: Path) -> Record | None:
     meta = nb.metadata.get(RECORD_KEY)
     if not isinstance(meta, dict) or "source_hash" not in meta:
         raise ValueError(f"{path}: not a record (metadata.{RECORD_KEY}.source_hash missing)")
-    return Record(path, meta["source_hash"], dict(meta.get("provenance", {})), nb)
+    provenance = dict(meta.get("provenance", {}))
+    return Record(path, meta["source_hash"], provenance, nb, _skipped(path, provenance, nb))
+
+
+def _skipped(path: Path, provenance: Mapping[str, Any],
+             nb: nbformat.NotebookNode) -> tuple[tuple[int, tuple[str, ...], str], ...]:
+    """The provenance's ``cells_not_executed``, checked: each names a code cell
+    of the record, which has no output, its unmet requirements and its reason."""
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    found = []
+    for entry in provenance.get("cells_not_executed") or ():
+        number = entry.get("cell") if isinstance(entry, dict) else None
+        needs, reason = (entry.get("needs"), entry.get("reason")) if isinstance(entry, dict) else (None, None)
+        if (not isinstance(number, int) or not 1 <= number <= len(code) or not isinstance(reason, str)
+                or not isinstance(needs, list) or not all(isinstance(n, str) for n in needs)):
+            raise ValueError(f"{path}: provenance.cells_not_executed: {entry!r} is not "
+                             f"{{cell: 1..{len(code)}, needs: [requirements], reason: text}}")
+        if code[number - 1].get("outputs"):
+            raise ValueError(f"{path}: code cell {number} is listed as not executed but has outputs")
+        found.append((number, tuple(needs), reason))
+    return tuple(found)
 
 
 def write(path: Path, source: nbformat.NotebookNode, executed: nbformat.NotebookNode,

@@ -16,6 +16,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 
 from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
@@ -34,6 +35,9 @@ class Unmet:
     requirement: str  # as written in the notebook
     needs: str  # what it asks for, in words
     reason: str  # what the probe found instead
+    # the installed version of the package is older than any it admits: a newer
+    # release (or the nightly channel) has what it needs, this one cannot run it
+    newer: bool = False
 
 
 # Resolves a feature id to the Torch-TensorRT requirement it implies
@@ -101,7 +105,7 @@ def evaluate(
             continue
         reason = _unmet_reason(resolved, env)
         if reason is not None:
-            unmet.append(Unmet(requirement, _needs(resolved), reason))
+            unmet.append(Unmet(requirement, _needs(resolved), reason, _needs_newer(resolved, env)))
     return unmet
 
 
@@ -133,3 +137,33 @@ def _unmet_reason(resolved: str | Requirement, env: Environment) -> str | None:
     except InvalidVersion:
         return f"{resolved.name} {installed} is not a PEP 440 version"
     return None if ok else f"{resolved.name} {installed} is installed"
+
+
+def _needs_newer(resolved: str | Requirement, env: Environment) -> bool:
+    """Whether ``resolved`` is a version requirement whose lower bound lies above
+    the installed version (``feature:`` ids resolve to one): what the installed
+    release lacks, not what this machine lacks."""
+    if not isinstance(resolved, Requirement):
+        return False
+    installed = env.versions.get(_VERSION_KEYS[canonicalize_name(resolved.name)])
+    try:
+        version = Version(installed) if installed is not None else None
+    except InvalidVersion:
+        return False
+    return version is not None and above(resolved.specifier, version)
+
+
+def above(specifier: SpecifierSet, version: Version) -> bool:
+    """Whether ``version`` fails ``specifier`` only by being too old: each clause
+    it fails is a lower bound (``>=``, ``>``, ``~=``, ``==``) above it."""
+    failed = [s for s in specifier if not s.contains(version, prereleases=True)]
+    return bool(failed) and all(
+        s.operator in (">=", ">", "~=", "==", "===") and _bound(s.version) > version for s in failed)
+
+
+def _bound(text: str) -> Version:
+    """The version a clause names (``2.15.*`` names 2.15)."""
+    try:
+        return Version(text.removesuffix(".*"))
+    except InvalidVersion:  # an arbitrary `===` string: no bound
+        return Version("0")
