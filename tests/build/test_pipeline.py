@@ -10,8 +10,8 @@ import re
 import shutil
 from pathlib import Path
 
-import nbformat
 import pytest
+import records
 from paths import TOOLS
 from scripts import load
 from sites import Built, build, copy_root
@@ -151,10 +151,7 @@ def test_gathering_fails_on_a_missing_or_stale_record(shards: dict[str, Path]) -
     # a record made with a torch outside the documented release's pin
     off_pin = tmp / "records-off-pin"
     shutil.copytree(shards["all"], off_pin)
-    path = off_pin / "notebooks__alpha.ipynb"
-    nb = nbformat.read(path, as_version=4)
-    nb.metadata["trtdocs_record"]["provenance"]["environment"]["versions"]["torch"] = "2.13.0"
-    nbformat.write(nb, path)
+    records.made_with(off_pin / "notebooks__alpha.ipynb", torch="2.13.0")
     pins = _gather(site, [off_pin], tmp / "gather-pins")
     assert pins.returncode != 0
     assert "alpha.md:1: ERROR: stale record" in pins.log
