@@ -202,3 +202,16 @@ def test_nightly_comparison_reports_changed_outputs_and_stale_records(shards: di
     assert compare_records.main(args) == 0
     assert output.read_text().splitlines()[-1] == "pages=2"
     assert "## notebooks/beta\n\n* this run made no record of it" in report.read_text()
+
+
+def test_nightly_comparison_names_a_baseline_record_the_build_refuses(shards: dict[str, Path]) -> None:
+    tmp, site = shards["tmp"], shards["site"]
+    baseline = tmp / "records-baseline-stripped"
+    shutil.copytree(shards["all"], baseline)
+    records.strip_outputs(baseline / "notebooks__beta.ipynb")
+    report = tmp / "report-stripped.md"
+    assert compare_records.main(["--baseline", str(baseline), "--fresh", str(shards["all"]),
+                                 "--root", str(site), "--markdown", str(report)]) == 0
+    text = report.read_text()
+    assert "## notebooks/beta\n\n* stale baseline record: the build refuses it: its 1 code cell that ran" in text
+    assert "## notebooks/alpha" not in text
