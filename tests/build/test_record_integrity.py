@@ -59,12 +59,19 @@ def test_an_intact_record_is_shown(made: Path, tmp_path: Path) -> None:
 
 
 def test_an_output_line_edited_by_hand_is_refused(made: Path, tmp_path: Path) -> None:
+    """Refused by the incremental build after a green one, and shown again once restored."""
     site = _copy(made, tmp_path)
+    assert _gather(site, tmp_path).returncode == 0
+    intact = (site / RECORD).read_text(encoding="utf-8")
     records.edit_output_line(site / RECORD, "recorded value 42", "recorded value 43")
     result = _gather(site, tmp_path)
     _refused(result, 16, "the outputs of code cell 1 (line 16) differ from those `make record` wrote")
     text = result.html("notebooks/recordable").get_text()
     assert "recorded value 43" not in text and "recorded value 42" not in text
+    (site / RECORD).write_text(intact, encoding="utf-8")
+    result = _gather(site, tmp_path)
+    assert result.returncode == 0, result.log
+    assert "recorded value 42" in result.html("notebooks/recordable").get_text()
 
 
 def test_a_stripped_record_is_refused_in_every_build(made: Path, tmp_path: Path) -> None:
