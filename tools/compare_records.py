@@ -11,7 +11,8 @@ The report lists each page whose output changed, each recorded page this run
 did not record (its shard failed), and each baseline record that is stale:
 made from a source other than the notebook's, with versions outside the
 documented release's pins, or older than the age limit
-(docs/_ext/trtdocs/notebooks/recorded.py decides). ``--github-output`` appends
+(docs/_ext/trtdocs/notebooks/recorded.py decides), or that the build refuses
+(its outputs or provenance differ from its digest: integrity.py). ``--github-output`` appends
 ``pages=<count of pages listed>``. Needs the docs venv.
 """
 
@@ -90,6 +91,9 @@ def compare(baseline_dir: Path, fresh_dir: Path, root: Path, freshness: recorded
                     report.stale.append(f"made from source {old.source_hash}; {doc}.md is now {current}")
             else:
                 report.notes.append(f"{doc}.md no longer exists")
+            refusal = old.refusal()
+            if refusal is not None:
+                report.stale.append(f"the build refuses it: {refusal.words()}")
             report.stale += recorded.expiry(old.provenance, freshness, now)
         if old is None:
             report.notes.append("no baseline record: nothing to compare")

@@ -10,8 +10,8 @@ import re
 import shutil
 from pathlib import Path
 
-import nbformat
 import pytest
+import records
 from paths import TOOLS
 from scripts import load
 from sites import Built, build, copy_root
@@ -153,10 +153,7 @@ def test_gathering_fails_on_a_missing_or_stale_record(shards: dict[str, Path]) -
     # a record made with a torch outside the documented release's pin
     off_pin = tmp / "records-off-pin"
     shutil.copytree(shards["all"], off_pin)
-    path = off_pin / "notebooks__alpha.ipynb"
-    nb = nbformat.read(path, as_version=4)
-    nb.metadata["trtdocs_record"]["provenance"]["environment"]["versions"]["torch"] = "2.13.0"
-    nbformat.write(nb, path)
+    records.made_with(off_pin / "notebooks__alpha.ipynb", torch="2.13.0")
     pins = _gather(site, [off_pin], tmp / "gather-pins")
     assert pins.returncode != 0
     assert "alpha.md:1: ERROR: stale record" in pins.log
@@ -207,3 +204,16 @@ def test_nightly_comparison_reports_changed_outputs_and_stale_records(shards: di
     assert compare_records.main(args) == 0
     assert output.read_text().splitlines()[-1] == "pages=2"
     assert "## notebooks/beta\n\n* this run made no record of it" in report.read_text()
+
+
+def test_nightly_comparison_names_a_baseline_record_the_build_refuses(shards: dict[str, Path]) -> None:
+    tmp, site = shards["tmp"], shards["site"]
+    baseline = tmp / "records-baseline-stripped"
+    shutil.copytree(shards["all"], baseline)
+    records.strip_outputs(baseline / "notebooks__beta.ipynb")
+    report = tmp / "report-stripped.md"
+    assert compare_records.main(["--baseline", str(baseline), "--fresh", str(shards["all"]),
+                                 "--root", str(site), "--markdown", str(report)]) == 0
+    text = report.read_text()
+    assert "## notebooks/beta\n\n* stale baseline record: the build refuses it: its 1 code cell that ran" in text
+    assert "## notebooks/alpha" not in text

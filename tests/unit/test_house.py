@@ -150,7 +150,8 @@ def test_the_pure_layers_import_no_sphinx() -> None:
     Sphinx or docutils, directly or through the package."""
     pure = ["trtdocs.vocab", "trtdocs.features.model", "trtdocs.features.validate", "trtdocs.api.model",
             "trtdocs.api.index", "trtdocs.api.uses", "trtdocs.api.data", "trtdocs.notebooks.plan",
-            "trtdocs.notebooks.gating", "trtdocs.notebooks.requirements", "trtdocs.notebooks.recorded"]
+            "trtdocs.notebooks.gating", "trtdocs.notebooks.requirements", "trtdocs.notebooks.recorded",
+            "trtdocs.notebooks.integrity"]
     mods = modules()
     edges = graph(mods)
     for start in pure:

