@@ -36,6 +36,7 @@ import nbformat
 import pytest
 import yaml
 from bs4 import BeautifulSoup
+import records
 from paths import EXT, ROOT, TOOLS
 from sites import ENV_SETTINGS, REAL_TABLE, copy_root
 
@@ -141,10 +142,35 @@ def _site(tmp: Path, name: str, artifacts: Mapping[str, Path],
         if fnmatch.fnmatchcase(artifact, download["pattern"]) and folder.is_dir():
             for path in folder.iterdir():
                 shutil.copy(path, target / path.name)
+    _verify_and_copy(job, checkout, tmp / f"{name}-gh")
     if plant is not None:
         plant(checkout)
     build = _step(job, "run", "make html")["run"]
     return _make(checkout, build, {"TRTDOCS_DISABLE": GPU_STAND_IN}), checkout
+
+
+def _verify_and_copy(job: Mapping[str, Any], checkout: Path, bin_dir: Path) -> None:
+    """The site job's verify step, its script run as written. GitHub's attestation
+    service cannot be reached here: a stand-in ``gh`` logs each call and succeeds,
+    so the test checks which records the step verifies, with what, and the copy."""
+    [step] = [s for s in job["steps"] if "gh attestation verify" in str(s.get("run", ""))]
+    bin_dir.mkdir()
+    log = bin_dir / "calls"
+    gh = bin_dir / "gh"
+    gh.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {shlex.quote(str(log))}\n')
+    gh.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+           "GH_TOKEN": "token", "REPO": "owner/repo"}
+    result = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=checkout, env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    downloaded = sorted(p.name for p in (checkout / "_build" / "records").glob("*.ipynb"))
+    calls = log.read_text().splitlines() if log.exists() else []
+    assert [c.split()[2].rsplit("/", 1)[-1] for c in calls] == downloaded
+    assert all("--repo owner/repo --signer-workflow owner/repo/.github/workflows/gpu-shards.yml" in c
+               for c in calls)
+    copied = sorted(p.name for p in (checkout / "notebooks" / "_recorded").glob("*.ipynb"))
+    assert set(downloaded) <= set(copied)
 
 
 @pytest.fixture(scope="module")
@@ -232,10 +258,7 @@ def _edit_gamma(checkout: Path) -> None:
 
 def _older_release(checkout: Path) -> None:
     """beta's record made on a runner with an older torch_tensorrt than the documented release's."""
-    path = checkout / "notebooks" / "_recorded" / "notebooks__beta.ipynb"
-    nb = nbformat.read(path, as_version=4)
-    nb.metadata[recorded.RECORD_KEY]["provenance"]["environment"]["versions"]["torch_tensorrt"] = "2.13.0"
-    nbformat.write(nb, path)
+    records.made_with(checkout / "notebooks" / "_recorded" / "notebooks__beta.ipynb", torch_tensorrt="2.13.0")
 
 
 @pytest.mark.parametrize(("plant", "error"), [
