@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from paths import ROOTS
+from trtdocs.vocab import STATES
 from sites import Built
 from sites import build as build_site
 from sites import copy_root
@@ -44,14 +45,20 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[s
 
 def test_notes_follow_the_documented_release(both: dict[str, dict[str, list[str]]]) -> None:
     # what the documented release has everywhere gets no note: the guide is about that release
+    # each note says its cells' states in plain words (vocab.STATES): a run shown says nothing,
+    # code without a run and a description say so, and so does a release that is not out
     assert both["2.14"]["titles"] == [
         "Needs Torch-TensorRT 2.15 or newer",
         "Needs a Torch-TensorRT build newer than 2.15, such as a nightly",
         "Linux x86-64 only",
+        "In code in 2.14, no run shown: no engine run",
+        "In code in nightly builds, no run shown; described for 2.15, not released",
     ]
     assert both["2.15"]["titles"] == [
         "Needs a Torch-TensorRT build newer than 2.15, such as a nightly",
         "Linux x86-64 only",
+        "Described for 2.15, not released",
+        "Described for 2.15, not released",
     ]
     # "runner" is Linux x86-64 in every release, narrower than either release; an inline
     # note says the same words as the titled one, in parentheses
@@ -126,20 +133,34 @@ def test_matrix_cells_show_state_and_source(tmp_path: Path) -> None:
     proc = build(FIXTURE, tmp_path / "out")
     assert proc.returncode == 0, proc.log
     matrix = (tmp_path / "out" / "html" / "support-matrix.html").read_text(encoding="utf-8")
-    cells = re.findall(r'<abbr class="trtdocs-cell trtdocs-cell-(\w+)" title="([^"]*)">'
+    cells = re.findall(r'<abbr class="trtdocs-cell trtdocs-cell-([\w-]+)" title="([^"]*)">'
                        r'<span class="trtdocs-cell-mark">([^<]*)</span><span class="trtdocs-cell-word">([^<]*)</span>',
                        matrix)
-    # six features x three releases, in row order; "internal" (the fifth) is yes, unconfirmed, broken
-    assert len(cells) == 18
-    assert cells[12:15] == [("yes", "Source: pytorch/TensorRT#1", "\u2713", " yes"),
-                            ("unconfirmed", "No source shows it", "?", " unconfirmed"),
+    # eight features x three releases, in row order; "internal" (the fifth) is yes, unknown, broken;
+    # "coded" (the seventh) in code, described, broken; "described" no, described, in code
+    assert len(cells) == 24
+    run = "Source: pytorch/TensorRT test tests/test_fixture.py at 0123abc"
+    assert cells[12:15] == [("yes", run, "\u2713", " yes"),
+                            ("unknown", "No source shows it", "?", " unknown"),
                             ("broken", "Source: pytorch/TensorRT#1", "!", " broken")]
+    assert cells[18:21] == [("in-code", "Source: torch-tensorrt 2.14.0 wheel, torch_tensorrt/_compile.py", "\u25cb",
+                             " in code"),
+                            ("described", "Source: pytorch/TensorRT#2", "\u270e", " described"),
+                            ("broken", "Source: pytorch/TensorRT#3", "!", " broken")]
+    assert [c[0] for c in cells[21:24]] == ["no", "described", "in-code"]
+    assert {c[0] for c in cells} == {"yes", "in-code", "described", "broken", "no", "unknown"}
     words = " ".join(html.unescape(re.sub(r"<[^>]+>", "", matrix)).split())
+    # the legend states what each state needs, from the one vocabulary (Sphinx curls the quotes)
+    for state in STATES.values():
+        assert f"{state.mark} {state.word}: {state.needs}." in words.replace("\u2019", "'")
     # the list under the matrix gives every cell's sources, each a link to what it cites
     assert "Nightly: broken. pytorch/TensorRT#1" in words
-    assert "2.15: unconfirmed. Known: pytorch/TensorRT#2: a fixture note" in words
+    assert "2.15: unknown. Known: pytorch/TensorRT#2: a fixture note" in words
+    assert "2.14 (documented): in code, no engine run. torch-tensorrt 2.14.0 wheel, torch_tensorrt/_compile.py" in words
     assert '<a class="reference external" href="https://github.com/pytorch/TensorRT/pull/2">' in matrix
-    assert '<abbr class="trtdocs-cell trtdocs-cell-unconfirmed" title="Known: pytorch/TensorRT#2: a fixture note">' \
+    assert '<a class="reference external" href="https://github.com/pytorch/TensorRT/blob/0123abc/tests/test_fixture.py">' \
+        in matrix
+    assert '<abbr class="trtdocs-cell trtdocs-cell-unknown" title="Known: pytorch/TensorRT#2: a fixture note">' \
         in matrix
     # no feature id is shown to readers (the entries' ids are anchors only)
     assert ">internal<" not in matrix and "<code" not in matrix.split('trtdocs-feature-list', 1)[1].split("</dt>", 1)[0]

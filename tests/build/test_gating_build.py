@@ -189,3 +189,27 @@ def test_editing_the_features_table_regates_on_the_next_build(tmp_path: Path) ->
     page = _html(tmp_path / "_build", "notebooks/feature")
     assert "recorded value 42" not in page.get_text()
     assert "needs Torch-TensorRT 2.15 or newer" in page.select_one(".trtdocs-not-executed").get_text()
+
+
+def test_a_run_source_names_a_page_with_a_gated_cell(tmp_path: Path) -> None:
+    """A "yes" may rest on a page of this guide ({ run = "<page>" }): the page must
+    have a cell gated on the feature, the cell the GPU build runs."""
+    site = copy_root("gating", tmp_path)
+    for nb in ("gated.md", "recordable.md"):
+        (site / "notebooks" / nb).unlink()
+    (site / "notebooks" / "feature.md").write_text(
+        (ROOTS / "test-gating" / "notebooks" / "recordable.md").read_text()
+        .replace('requires: ["executorch>=1.4"]', 'requires: ["feature:pte-save"]'))
+    text = REAL_TABLE.read_text()
+    cell = '"2.14" = { state = "yes", sources = ['
+    assert text.index(cell) < text.index('id = "save-keeps-compiled-graph"')  # pte-save's own cell
+    table = site / "features.toml"
+    table.write_text(text.replace(cell, cell + '{ run = "notebooks/feature", shows = "saves one" }, ', 1))
+    result = build(site, tmp_path / "_build", features=table)
+    assert result.returncode == 0, result.log
+    # planted: the run source names a page with no cell gated on the feature, then no page at all
+    for page, problem in (("index", "has no cell gated on feature:pte-save"), ("notebooks/gone", "names no page")):
+        table.write_text(text.replace(cell, cell + f'{{ run = "{page}" }}, ', 1))
+        result = build(site, tmp_path / "_build", features=table)
+        assert result.returncode != 0
+        assert f"feature 'pte-save', release 2.14: run source '{page}' {problem}" in result.log, result.log

@@ -1,5 +1,6 @@
 """The guide's words, each said once: distributions, release statuses,
-platforms, pins, install tools, and what a requirement may name.
+feature cell states (the evidence standard), platforms, pins, install tools,
+and what a requirement may name.
 
 Everything here is a frozen constant; the features table (``docs/features.toml``)
 may use exactly these words, and every page, mark, guard and probe reads them
@@ -56,6 +57,33 @@ STATUSES: Final[Mapping[str, Status]] = MappingProxyType({
                         "unknown: not released, so no published metadata states them"),
     "nightly": Status("nightly builds", "set by each nightly build"),
 })
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class State:
+    """What one release cell of a feature says (``cells.<release>.state``), and
+    what its sources must show for it (the support matrix's legend prints this)."""
+
+    word: str  # the matrix's word beside the mark
+    mark: str  # one character, read at a glance
+    needs: str  # what the cell's sources must show, in a reader's words
+    evidence: str  # the sources it needs: "run", "code", "any", or "" (none needed)
+
+
+# The evidence standard, written once: a state is earned by what its sources show.
+STATES: Final[Mapping[str, State]] = MappingProxyType({
+    "yes": State("yes", "\u2713", "a run is shown: an upstream test that runs it at a named commit, a "
+                 "published file that does it, or a cell of this guide that runs it", "run"),
+    "in-code": State("in code", "\u25cb", "the release's code has it (a file of its published wheel, or an "
+                     "upstream file at a commit); no run is shown", "code"),
+    "described": State("described", "\u270e", "a pull request or document describes it; nothing released "
+                       "shows it", "any"),
+    "broken": State("broken", "!", "the release has it, and a source reports that it fails", "any"),
+    "no": State("no", "\u2717", "a source shows that the release lacks it", "any"),
+    "unknown": State("unknown", "?", "no source shows whether the release has it", ""),
+})
+# The states a release older than a feature's `since` may have.
+STATES_BEFORE_SINCE: Final = frozenset({"no", "unknown"})
 
 # Platform name -> label in notes and the matrix.
 PLATFORMS: Final[Mapping[str, str]] = MappingProxyType({

@@ -184,7 +184,7 @@ def test_delegate_rule_follows_the_table(tmp_path):
     old = 'since = "2.15"\nnote = "Installing the extra also installs the delegate."\ncells = { "2.14" = { state = "no"'
     assert old in text
     moved = tmp_path / "features.toml"
-    moved.write_text(text.replace(old, old.replace('"2.15"', '"2.14"', 1).replace('"no"', '"yes"')))
+    moved.write_text(text.replace(old, old.replace('"2.15"', '"2.14"', 1).replace('"no"', '"described"')))
     brings = load_features(moved)
     assert not data.release("2.14").extra_brings_delegate and brings.release("2.14").extra_brings_delegate
     (cmd,), _ = parse_command('pip install "torch-tensorrt[executorch]==2.14.0"', "x.md", 1)

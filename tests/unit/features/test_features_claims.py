@@ -1,6 +1,7 @@
 """What the real features table claims, and where each claim comes from.
 
-Every yes, no or broken cell names its source; every pin of a released
+Every cell's sources meet its state (the validator's evidence standard; a yes
+names a run); every pin of a released
 release is read from the installed wheels' metadata (the docs venv installs
 torch-tensorrt 2.14.0 and torch-tensorrt-executorch-runtime 0.1.0), and a
 release that is not on PyPI prints no pins at all.
@@ -19,6 +20,7 @@ from packaging.version import Version
 
 from trtdocs import vocab
 from trtdocs.features import model as F
+from trtdocs.features.sources import RUNS
 from trtdocs.features.validate import load
 from paths import ROOT
 
@@ -32,8 +34,38 @@ def table() -> F.FeaturesTable:
 
 def test_every_claim_has_a_source(table: F.FeaturesTable) -> None:
     missing = [f"{f.id} in {key}: {cell.state}" for f in table.features for key, cell in f.cells.items()
-               if cell.state in F.NEEDS_EVIDENCE and not cell.sources]
+               if cell.state != "unknown" and not cell.sources]
     assert not missing
+
+
+def test_every_yes_names_a_run(table: F.FeaturesTable) -> None:
+    """The standard on the real table: each yes cites a test at a commit, a published
+    file that does it or a page of this guide; the sources of a described release
+    (not on PyPI) show no run at all."""
+    no_run = [f"{f.id} in {key}" for f in table.features for key, cell in f.cells.items()
+              if cell.state == "yes" and not any(s.kind in RUNS for s in cell.sources)]
+    assert not no_run
+    described = [r.key for r in table.releases.values() if r.status == "described"]
+    ran = [f"{f.id} in {key}" for f in table.features for key in described
+           if f.cells[key].state in ("yes", "in-code")]
+    assert not ran, "no 2.15 branch or wheel is public: nothing shows its code or a run"
+
+
+# Issue 27, fix 4: these 2.14 cells rested on code, strings or main-branch CMake; now each
+# names the run it rests on, or says that no run is shown.
+@pytest.mark.parametrize("fid, state, run", [
+    ("cuda-backend-coalesce", "in-code", None),
+    ("green-context", "in-code", None),
+    ("kv-cache-alias", "yes", ".github/scripts/verify-executorch-reference-runner.sh"),
+    ("caller-stream", "yes", ".github/scripts/verify-executorch-reference-runner.sh"),
+    ("cmake-from-source", "yes", ".github/scripts/verify-executorch-reference-runner.sh"),
+])
+def test_fix_4_cells(table: F.FeaturesTable, fid: str, state: str, run: str | None) -> None:
+    cell = table.feature(fid).cells["2.14"]
+    assert cell.state == state
+    tests = [s for s in cell.sources if s.kind == "test"]
+    assert [s.path for s in tests if s.path == run] == ([run] if run else [])
+    assert all(s.url.startswith("https://github.com/pytorch/TensorRT/blob/d7f2062810/") for s in tests)
 
 
 def test_every_release_has_a_cell_per_feature(table: F.FeaturesTable) -> None:
@@ -41,16 +73,27 @@ def test_every_release_has_a_cell_per_feature(table: F.FeaturesTable) -> None:
     assert all(list(f.cells) == keys for f in table.features)
 
 
-# The cells issue #11 names, as the table must state them.
+# The cells issues #11 and #27 name, as the table must state them.
 @pytest.mark.parametrize("fid, key, state", [
-    ("etrecord", "2.14", "unconfirmed"),
+    ("etrecord", "2.14", "in-code"),
     ("etrecord", "2.15", "broken"),
     ("etrecord", "nightly", "broken"),
-    ("shared-engines", "2.15", "unconfirmed"),
-    ("cmake-wheel-package", "2.15", "unconfirmed"),
+    ("shared-engines", "2.15", "unknown"),
+    ("cmake-wheel-package", "2.15", "unknown"),
+    # issue 27, fix 5: the 2.15 cells that rested on the pull request's description
+    ("shared-scratch", "2.15", "described"),
+    ("cuda-graphs", "2.15", "described"),
+    ("pte-save", "2.15", "described"),
 ])
 def test_named_cells(table: F.FeaturesTable, fid: str, key: str, state: str) -> None:
     assert table.feature(fid).cells[key].state == state
+
+
+def test_the_multi_method_note_says_what_save_writes(table: F.FeaturesTable) -> None:
+    """Issue 27, fix 6: save() lowers one method, and constant_methods add methods
+    (the 2.14.0 wheel's _save_as_executorch hands them to export())."""
+    note = table.feature("multi-method").note
+    assert "`save()` writes one method" not in note and "`constant_methods`" in note
 
 
 def test_the_0_1_runtime_path_is_deprecated_after_2_14(table: F.FeaturesTable) -> None:

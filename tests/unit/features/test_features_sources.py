@@ -16,6 +16,8 @@ TABLE = ROOT / "docs" / "features.toml"
 FIXTURE = ROOTS / "test-features" / "features.toml"
 # What the table used before: "#4927 c2", "PRD", "c3/c6" name a researcher's notes, not a place.
 RESEARCH_LABEL = re.compile(r"#\d+\s+c\d+|\bc\d+(?:/c\d+)*\b|\bPRD\b")
+# The fixture's run source (a "yes" cell needs one).
+RUN = '{ test = "pytorch/TensorRT/tests/test_fixture.py", at = "0123abc" }'
 
 
 @pytest.mark.parametrize("raw, url, label, text", [
@@ -34,6 +36,14 @@ RESEARCH_LABEL = re.compile(r"#\d+\s+c\d+|\bc\d+(?:/c\d+)*\b|\bPRD\b")
     ({"url": "https://pypi.org/project/torch-tensorrt/#history", "title": "PyPI release history",
       "shows": "no 2.15 wheel"}, "https://pypi.org/project/torch-tensorrt/#history", "PyPI release history",
      "PyPI release history: no 2.15 wheel"),
+    # the three kinds that show a run
+    ({"test": "pytorch/TensorRT/tests/cpp/t.cpp", "at": "0551f6d", "shows": "a GPU test"},
+     "https://github.com/pytorch/TensorRT/blob/0551f6d/tests/cpp/t.cpp",
+     "pytorch/TensorRT test tests/cpp/t.cpp at 0551f6d", "pytorch/TensorRT test tests/cpp/t.cpp at 0551f6d: a GPU test"),
+    ({"artifact": "torch-tensorrt==2.14.0", "path": "torch_tensorrt/bin/runner"},
+     "https://pypi.org/project/torch-tensorrt/2.14.0/", "torch-tensorrt 2.14.0 wheel",
+     "torch-tensorrt 2.14.0 wheel, torch_tensorrt/bin/runner"),
+    ({"run": "notebooks/kv-cache"}, "", "this guide's kv-cache page", "this guide's kv-cache page"),
 ])
 def test_each_kind_of_source_links_to_what_it_cites(raw: dict, url: str, label: str, text: str) -> None:
     source = parse(raw)
@@ -53,6 +63,10 @@ def test_each_kind_of_source_links_to_what_it_cites(raw: dict, url: str, label: 
     ({"url": "http://example.org", "title": "x"}, "must be an https address"),
     ({"url": "https://example.org"}, "needs 'title'"),
     ({"pr": "pytorch/TensorRT#1", "shows": "an `open span"}, "unclosed `code` span"),
+    ({"test": "pytorch/TensorRT/tests/t.py", "at": "main"}, "a test runs at a commit"),
+    ({"test": "pytorch/TensorRT/tests/t.py"}, "needs 'at'"),
+    ({"artifact": "torch-tensorrt==2.14.0"}, "needs 'path'"),
+    ({"run": "notebooks/kv-cache.md"}, "without a suffix"),
 ])
 def test_a_bad_source_says_what_is_wrong(raw: object, message: str) -> None:
     with pytest.raises(SourceError, match=re.escape(message)):
@@ -63,13 +77,13 @@ def test_the_validator_names_file_and_entry(tmp_path: Path) -> None:
     good = FIXTURE.read_text(encoding="utf-8")
     bad = tmp_path / "features.toml"
     # planted: a cell citing a research label as a string, as the table once did
-    bad.write_text(good.replace('"2.14" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] }',
+    bad.write_text(good.replace('"2.14" = { state = "yes", sources = [%s] }' % RUN,
                                 '"2.14" = { state = "yes", sources = ["pytorch/TensorRT#4927 c2"] }', 1),
                    encoding="utf-8")
     with pytest.raises(FeaturesError) as info:
         load(bad)
     assert str(info.value).startswith(f"{bad}: features[0] 'old'.cells.'2.14'.sources[0]: ")
-    bad.write_text(good.replace('"2.14" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] }',
+    bad.write_text(good.replace('"2.14" = { state = "yes", sources = [%s] }' % RUN,
                                 '"2.14" = { state = "yes", evidence = "a wheel" }', 1), encoding="utf-8")
     with pytest.raises(FeaturesError, match="unknown key 'evidence'"):
         load(bad)
@@ -86,6 +100,6 @@ def test_the_real_table_cites_no_research_label() -> None:
     assert cited
     labels = [f"{where}: {s.text}" for where, s in cited if RESEARCH_LABEL.search(s.text)]
     assert not labels, "\n".join(labels)
-    assert all(s.url.startswith("https://") for _, s in cited)
+    assert all(s.url.startswith("https://") for _, s in cited if s.kind != "run")
     # the planted old form is caught by the same pattern
     assert RESEARCH_LABEL.search("pytorch/TensorRT#4927 c2: the 2.15 guide")

@@ -158,11 +158,14 @@ def test_the_2_14_column_is_checked_against_the_wheels(table: F.FeaturesTable) -
     states = {f.id: f.cells["2.14"].state for f in table.features}
     assert {fid for fid, s in states.items() if s == "no"} == set(NOT_IN_2_14)
     assert {fid for fid, s in states.items() if s == "yes"} <= set(IN_2_14) | NOT_IN_WHEEL
-    # 2.14 features whose behaviour with engines no source shows: ETRecord,
-    # GPU-resident I/O (the lowering classes exist; no 2.14 example or run, issue 19 item 15),
-    # dynamic shapes (exported, no run at a changed shape) and weight streaming (budget parsed, no streaming run)
+    # 2.14 features whose code is there but whose run no source shows (issue 27's standard):
+    # ETRecord (run upstream only without engines), GPU-resident I/O (lowers; no GPU run),
+    # dynamic shapes (no run at a changed shape), weight streaming and its load option (parsed,
+    # never streamed), the CUDA backend split (export only) and green contexts (by hand, not in CI)
     assert {fid for fid, s in states.items() if s not in ("yes", "no")} == {
-        "etrecord", "gpu-resident-io", "dynamic-shapes", "weight-streaming"}
+        "etrecord", "gpu-resident-io", "dynamic-shapes", "weight-streaming", "runtime-options-cpp",
+        "cuda-backend-coalesce", "green-context"}
+    assert {s for fid, s in states.items() if s not in ("yes", "no")} == {"in-code"}
 
 
 # -- notes, platforms, requirements --------------------------------------------
@@ -170,43 +173,83 @@ def test_the_2_14_column_is_checked_against_the_wheels(table: F.FeaturesTable) -
 
 DESCRIBED = """
 [[features]]
-id = "described"
-title = "Described feature"
+id = "planted"
+title = "Planted feature"
 since = "2.15"
 note = "Described for the next release, shown in nightly builds."
-cells = { "2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "unconfirmed", sources = [{ pr = "pytorch/TensorRT#1" }] }, nightly = { state = "%s", sources = [{ pr = "pytorch/TensorRT#1" }] } }
+cells = { "2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "%s", sources = [%s] }, nightly = { state = "%s", sources = [%s] } }
 """
+RUN = '{ test = "pytorch/TensorRT/tests/test_fixture.py", at = "0123abc" }'
+CODE = '{ file = "pytorch/TensorRT/py/a.py", at = "main" }'
+PR = '{ pr = "pytorch/TensorRT#1" }'
 
 
-@pytest.mark.parametrize(("kind", "nightly", "headline", "needs"), [
-    ("added", "yes", "Needs a Torch-TensorRT nightly build; 2.15 is described with it, not confirmed",
-     "a Torch-TensorRT nightly build (2.15 is described with it, not confirmed)"),
-    ("added", "unconfirmed", "Described for 2.15; no release confirms it",
-     "a Torch-TensorRT release (2.15 is described with it, not confirmed)"),
-    ("changed", "yes", "Changed in nightly builds; 2.15 is described with it, not confirmed", None),
-    ("changed", "unconfirmed", "Changed for 2.15; no release confirms it", None),
+@pytest.mark.parametrize(("kind", "since", "nightly", "headline", "needs"), [
+    ("added", "described", ("yes", RUN), "Needs a Torch-TensorRT nightly build; described for 2.15, not released",
+     "Torch-TensorRT 2.15 or newer (described for 2.15, not released)"),
+    ("added", "described", ("in-code", CODE),
+     "In code in nightly builds, no run shown; described for 2.15, not released",
+     "Torch-TensorRT 2.15 or newer (described for 2.15, not released)"),
+    ("added", "described", ("described", PR), "Described for 2.15, not released",
+     "Torch-TensorRT 2.15 or newer (described for 2.15, not released)"),
+    ("added", "unknown", ("yes", RUN), "Needs a Torch-TensorRT nightly build; not known for 2.15",
+     "Torch-TensorRT 2.15 or newer (not known for 2.15)"),
+    ("added", "in-code", ("yes", RUN), "Needs Torch-TensorRT 2.15 or newer; in code in 2.15, no run shown",
+     "Torch-TensorRT 2.15 or newer"),
+    ("added", "broken", ("broken", PR), "Needs Torch-TensorRT 2.15 or newer; fails in 2.15",
+     "Torch-TensorRT 2.15 or newer"),
+    ("changed", "described", ("yes", RUN), "Changed in nightly builds; described for 2.15, not released", None),
+    ("changed", "described", ("described", PR), "Described as changed for 2.15, not released", None),
 ])
-def test_headline_follows_an_unconfirmed_since_cell(tmp_path: Path, kind: str, nightly: str, headline: str,
-                                                    needs: str | None) -> None:
-    # planted: a feature described for 2.15 whose 2.15 cell no run confirms;
-    # "Needs Torch-TensorRT 2.15 or newer" would claim more than the cell
+def test_headline_follows_the_since_cell(tmp_path: Path, kind: str, since: str, nightly: tuple[str, str],
+                                         headline: str, needs: str | None) -> None:
+    # planted: a feature described for 2.15 whose 2.15 cell no run shows;
+    # "Needs Torch-TensorRT 2.15 or newer" alone would claim more than the cell
     table = tmp_path / "features.toml"
-    planted = DESCRIBED % nightly
+    planted = DESCRIBED % (since, CODE if since == "in-code" else PR, *nightly)
     if kind == "changed":
         planted = planted.replace('since = "2.15"\n', 'since = "2.15"\nkind = "changed"\n')
     table.write_text(FIXTURE.read_text() + planted)
     t14 = load(table)
-    feature = t14.feature("described")
+    feature = t14.feature("planted")
     assert feature.kind == kind
     assert t14.availability(feature) == headline
-    if needs is not None:  # a gated cell's mark says the same as the note
-        assert t14.requirement("described").needs == needs
+    if needs is not None:  # a gated cell's mark says the same as the note; it runs from 2.15 on
+        requirement = t14.requirement("planted")
+        assert (str(requirement), requirement.needs) == ("torch_tensorrt>=2.15", needs)
 
 
-def test_an_unconfirmed_documented_cell_gets_a_note(table: F.FeaturesTable) -> None:
+# Each state of the documented release's own cell, as its note's headline says it.
+DOCUMENTED_STATES = [
+    ("yes", RUN, ""),
+    ("in-code", CODE, "In code in 2.14, no run shown: a remark"),
+    ("described", PR, "Described for 2.14; the release does not show it: a remark"),
+    ("broken", PR, "Fails in 2.14: a remark"),
+    ("unknown", PR, "Not known for 2.14: a remark"),
+]
+
+
+@pytest.mark.parametrize("state, source, headline", DOCUMENTED_STATES)
+def test_each_state_of_the_documented_release_reads_in_plain_words(tmp_path: Path, state: str, source: str,
+                                                                  headline: str) -> None:
+    table = tmp_path / "features.toml"
+    cells = f'"2.14" = {{ state = "{state}", sources = [{source}], remark = "a remark" }}'
+    table.write_text(FIXTURE.read_text().replace(
+        '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "unknown" }' % RUN,
+        cells + ', "2.15" = { state = "unknown" }', 1))
+    t = load(table)
+    feature = t.feature("internal")
+    assert feature.cells["2.14"].state == state
+    # a yes says nothing: the guide is about the documented release
+    assert t.availability(feature) == headline
+    # the gate follows the code: a cell gated on it runs on 2.14, where the GPU build's run is what counts
+    assert str(t.requirement("internal")) == "torch_tensorrt>=2.14"
+
+
+def test_an_in_code_documented_cell_gets_a_note(table: F.FeaturesTable) -> None:
     # the documented release has weight streaming's option, but no run shows an engine stream
     feature = table.feature("weight-streaming")
-    assert table.availability(feature) == f"Not confirmed in 2.14: {feature.cells['2.14'].remark}"
+    assert table.availability(feature) == f"In code in 2.14, no run shown: {feature.cells['2.14'].remark}"
     assert table.availability(table.feature("pte-save")) == ""  # a yes says nothing
 
 
@@ -329,6 +372,7 @@ y = 2
 # -- validation: every bad input names the file and the entry ------------------
 
 GOOD = FIXTURE.read_text(encoding="utf-8")
+RUN_SOURCE = '{ test = "pytorch/TensorRT/tests/test_fixture.py", at = "0123abc" }'
 
 
 @pytest.mark.parametrize("old, new, message", [
@@ -358,12 +402,25 @@ GOOD = FIXTURE.read_text(encoding="utf-8")
     ('pins = {}\ninstall = { index_url = "", extra', 'pins = { cuda = { spec = "13.2", metadata = "torch-tensorrt==2.14.0", '
      'field = "Description" } }\ninstall = { index_url = "", extra',
      "releases.'2.15'.pins: a described release has no published metadata to take a pin from"),
-    # cells: every release, a known state, a source for yes/no/broken, agreement with since
-    ('"2.14" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] }, '
-     'nightly = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] } }\n\n[[features]]\nid = "next"',
-     '"2.14" = { state = "yes" }, "2.15" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] }, '
-     'nightly = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] } }\n\n[[features]]\nid = "next"',
-     "features[0] 'old'.cells.'2.14': state 'yes' needs its sources"),
+    # cells: every release, a known state, the sources its state needs, agreement with since
+    ('"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
+     '"2.14" = { state = "yes" }, "2.15" = { state = "yes"',
+     "features[0] 'old'.cells.'2.14': state 'yes' needs its sources: a run is shown"),
+    # planted: a yes resting on a pull request and a wheel's code, as 2.14's cuda-backend-coalesce once did
+    ('"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
+     '"2.14" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }, { wheel = "torch-tensorrt==2.14.0", '
+     'path = "torch_tensorrt/_compile.py" }] }, "2.15" = { state = "yes"',
+     "features[0] 'old'.cells.'2.14': state 'yes' means a run is shown: an upstream test that runs it at a "
+     "named commit, a published file that does it, or a cell of this guide that runs it, but its sources "
+     "(pr, wheel) show none of that: it needs a source of kind artifact"),
+    # a test at a branch is no run: a branch moves
+    ('"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
+     '"2.14" = { state = "yes", sources = [{ test = "pytorch/TensorRT/tests/t.py", at = "main" }] }, '
+     '"2.15" = { state = "yes"', "features[0] 'old'.cells.'2.14'.sources[0]: a test runs at a commit"),
+    # planted: code claimed on a pull request's word
+    ('"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
+     '"2.14" = { state = "in-code", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
+     "features[0] 'old'.cells.'2.14': state 'in-code' means the release's code has it"),
     ('"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
      '"2.14" = { state = "no", sources = [] }, "2.15" = { state = "yes"',
      "features[1] 'next'.cells.'2.14': state 'no' needs its sources"),
@@ -374,9 +431,9 @@ GOOD = FIXTURE.read_text(encoding="utf-8")
     (', nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }', '',
      "features[4] 'internal'.cells: missing release 'nightly'"),
     ('"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
-     '"2.14" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
-     "features[1] 'next'.cells.'2.14'.state: is 'yes' but since = '2.15' says release '2.14' lacks the feature"),
-    ('"2.15" = { state = "unconfirmed" }, nightly = { state = "broken"',
+     '"2.14" = { state = "described", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
+     "features[1] 'next'.cells.'2.14'.state: is 'described' but since = '2.15' says release '2.14' lacks"),
+    ('"2.15" = { state = "unknown" }, nightly = { state = "broken"',
      '"2.15" = { state = "no", sources = [{ pr = "pytorch/TensorRT#3" }] }, nightly = { state = "broken"',
      "features[4] 'internal'.cells.'2.15'.state: is 'no' but since = '2.14' says release '2.15' has the feature"),
     ('nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }', 'nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }], why = "x" }',

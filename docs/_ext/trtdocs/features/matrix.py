@@ -13,16 +13,13 @@ feature is a block: its title, then one short line of its releases' states
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Final
-
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
 from ..output import folding
 from ..output.inline import inline
-from ..vocab import PINS, PLATFORMS, STATUSES
+from ..vocab import PINS, PLATFORMS, STATES, STATUSES
 from .model import PIN_KEYS, Feature, FeaturesTable, Release, cell_source
 from .words import plain
 from .nodes import table_of
@@ -32,9 +29,6 @@ from .sources import Source
 ROW_ID = "release-{key}"
 # The id of the release table (the sidebar's "other releases" link).
 RELEASES_ID = "releases"
-# A state's mark: read at a glance, and the same on every screen.
-MARKS: Final[Mapping[str, str]] = MappingProxyType({
-    "yes": "\u2713", "no": "\u2717", "unconfirmed": "?", "broken": "!"})
 
 
 class SupportMatrix(SphinxDirective):
@@ -47,7 +41,7 @@ class SupportMatrix(SphinxDirective):
         table = table_of(env)
         env.note_dependency(str(table.path))
         std = env.domains.standard_domain
-        out: list[nodes.Node] = [self._features_table(table), self._releases_table(table)]
+        out: list[nodes.Node] = [legend(), self._features_table(table), self._releases_table(table)]
         items = nodes.definition_list(classes=["trtdocs-feature-list"])
         for f in table.features:
             label = f"feature-{f.id}"
@@ -75,7 +69,7 @@ class SupportMatrix(SphinxDirective):
             para = nodes.paragraph("", "", nodes.strong(text=f"{_column(table, r)}: {table.cell_words(f, r)}."))
             if not cell.sources:
                 para += nodes.Text(" No source shows it.")
-            elif cell.state == "unconfirmed":
+            elif cell.state == "unknown":
                 para += nodes.Text(" Known:")
             for i, source in enumerate(cell.sources):
                 para += nodes.Text(" " if i == 0 else "; ")
@@ -128,20 +122,40 @@ def _state(table: FeaturesTable, f: Feature, r: Release) -> nodes.Node:
     words = table.cell_words(f, r)
     state = nodes.abbreviation("", "", explanation=cell_source(cell),
                                classes=["trtdocs-cell", f"trtdocs-cell-{cell.state}"])
-    state += nodes.inline("", MARKS[cell.state], classes=["trtdocs-cell-mark"])
-    state += nodes.inline("", f" {cell.state}", classes=["trtdocs-cell-word"])
+    word = STATES[cell.state].word
+    state += nodes.inline("", STATES[cell.state].mark, classes=["trtdocs-cell-mark"])
+    state += nodes.inline("", f" {word}", classes=["trtdocs-cell-word"])
     out = nodes.inline()
     out += state
-    detail = words[len(cell.state):].lstrip(", ")
+    detail = words[len(word):].lstrip(", ")
     if detail:
         out += nodes.inline("", detail, classes=["trtdocs-cell-detail"])
     return out
 
 
+def legend() -> nodes.bullet_list:
+    """What each state of a cell needs (vocab.STATES, the evidence standard), as the
+    matrix's legend: the mark, the word, then what its sources must show."""
+    items = nodes.bullet_list(classes=["trtdocs-matrix-legend"])
+    for key, state in STATES.items():
+        para = nodes.paragraph()
+        mark = nodes.inline("", state.mark, classes=["trtdocs-cell-mark", f"trtdocs-cell-{key}"])
+        para += [mark, nodes.Text(" "), nodes.strong(text=state.word), nodes.Text(f": {state.needs}.")]
+        items += nodes.list_item("", para)
+    return items
+
+
 def source_nodes(source: Source) -> list[nodes.Node]:
-    """A source as a reader sees it: its label as a link, then what it shows."""
-    out: list[nodes.Node] = [nodes.reference("", source.label, refuri=source.url, internal=False)]
-    if source.kind == "wheel" and source.path:
+    """A source as a reader sees it: its label as a link (a page of this guide as a
+    link to that page), then what it shows."""
+    if source.kind == "run":
+        ref = addnodes.pending_xref("", refdomain="std", reftype="doc", reftarget=f"/{source.value}",
+                                    refexplicit=True, refwarn=True)
+        ref += nodes.inline("", source.label)
+        out: list[nodes.Node] = [ref]
+    else:
+        out = [nodes.reference("", source.label, refuri=source.url, internal=False)]
+    if source.kind in ("wheel", "artifact") and source.path:
         out += [nodes.Text(", "), nodes.literal(text=source.path)]
     if source.shows:
         out += [nodes.Text(": "), *inline(source.shows)]

@@ -17,18 +17,9 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from ..vocab import (FEATURE_PACKAGE, INSTALL_PLATFORMS, INSTALL_TOOLS, NIGHTLY, PINS, PLATFORMS, PYPI_SIMPLE,
-                     TORCH_TENSORRT, UV_INDEX_STRATEGY, RequirementError)
+                     STATES, TORCH_TENSORRT, UV_INDEX_STRATEGY, RequirementError)
 from .sources import Source
-
-# Cell state -> what it says. Each release cell of a feature is one of these.
-STATES: Mapping[str, str] = {
-    "yes": "the release has it and it works",
-    "no": "the release does not have it",
-    "unconfirmed": "no source shows whether the release has it or whether it works",
-    "broken": "the release has it but it fails",
-}
-# States a cell may not claim without a source.
-NEEDS_EVIDENCE = frozenset({"yes", "no", "broken"})
+from .words import needs_words, newer_words, release_words, sentence, state_words
 
 # Feature kind -> how its notes head it: a new feature, or a behaviour that changed
 # (rendered like Sphinx's versionchanged).
@@ -156,8 +147,8 @@ class Release:
 class Cell:
     """What is known about one feature in one release (``cells.<release>``)."""
 
-    state: str  # one of STATES
-    sources: tuple[Source, ...]  # what shows it (a wheel's file, a PR, a commit); () only if unconfirmed
+    state: str  # one of vocab.STATES
+    sources: tuple[Source, ...]  # what shows it (a test, a wheel's file, a PR, a commit); () only if unknown
     remark: str  # a few words shown beside the state ("deprecated"); "" = none
 
     @property
@@ -268,60 +259,69 @@ class FeaturesTable:
             raise RequirementError(f"unknown feature {feature_id!r}: {self.path} has no such id") from None
         package = FEATURE_PACKAGE
         if feature.since != NIGHTLY:
+            # a cell gated on it runs wherever the installed release may have the code: the
+            # GPU build's run is what turns "in code" or "described" into "yes"
             needs = f"Torch-TensorRT {feature.since} or newer"
-            if feature.cells[feature.since].state == "unconfirmed":  # the words follow the cells
-                shown = self.shown_in(feature)
-                where = (f"a Torch-TensorRT {release_words(shown).removesuffix('s')}" if shown == NIGHTLY
-                         else f"Torch-TensorRT {shown} or newer" if shown else "a Torch-TensorRT release")
-                needs = f"{where} ({feature.since} is described with it, not confirmed)"
+            since = feature.cells[feature.since]
+            if since.state in ("described", "unknown"):  # the words follow the cells
+                needs += f" ({self._state(feature, feature.since)})"
             return FeatureRequirement(f"{package}>={feature.since}", needs)
         newest = self.newest.number
         assert newest is not None
         spec = f"{package}>={newest.major}.{newest.minor + 1}.0.dev0"
-        return FeatureRequirement(spec, f"a Torch-TensorRT build newer than {self.newest.key}, such as a nightly")
+        return FeatureRequirement(spec, newer_words(self.newest.key))
 
     # -- notes
-    def shown_in(self, feature: Feature) -> str | None:
-        """The first release from ``since`` on whose cell is yes; None if none is."""
+    def first(self, feature: Feature, states: frozenset[str] | set[str]) -> str | None:
+        """The first release from ``since`` on whose cell is in ``states``; None if none is."""
         return next((k for k in list(self.releases)[self._index(feature.since):]
-                     if feature.cells[k].state == "yes"), None)
+                     if feature.cells[k].state in states), None)
+
+    def shown_in(self, feature: Feature) -> str | None:
+        """The first release from ``since`` on whose cell shows a run (yes)."""
+        return self.first(feature, {"yes"})
+
+    def _state(self, feature: Feature, key: str, remark: bool = False) -> str:
+        """What cell ``key`` of ``feature`` says, in a reader's words ("in code in 2.14, no run
+        shown"), with its remark when ``remark``."""
+        cell = feature.cells[key]
+        return state_words(cell.state, key, self.release(key).status, cell.remark if remark else "")
 
     def availability(self, feature: Feature) -> str:
         """The headline of a note, relative to the documented release: what a
-        reader of this guide needs to know. "" when the documented release has
-        the feature (the whole guide is about that release). The words follow
-        the cells: a release described with the feature but not shown to have it
-        is named as such."""
-        documented = feature.cells[self.documented] if self.has(feature, self.documented) else None
-        if documented is not None:
-            if documented.state != "unconfirmed":
-                return ""
-            return f"Not confirmed in {self.documented}" + (f": {documented.remark}" if documented.remark else "")
-        since = feature.since
-        if feature.cells[since].state == "unconfirmed":  # described there, not shown to work
-            shown = self.shown_in(feature)
-            described = f"{release_words(since)} is described with it, not confirmed"
-            if shown is None:
-                verb = "Changed" if feature.kind == "changed" else "Described"
-                return f"{verb} for {release_words(since)}; no release confirms it"
-            if feature.kind == "changed":
-                return f"Changed in {release_words(shown)}; {described}"
-            if shown == NIGHTLY:
-                return f"Needs a Torch-TensorRT nightly build; {described}"
-            return f"Needs Torch-TensorRT {shown} or newer; {described}"
-        if feature.kind == "changed":
-            return f"Changed in {since}"
+        reader of this guide needs to know, in the words of the cells. "" when
+        a run shows the documented release has the feature (the whole guide is
+        about that release)."""
+        documented = self.documented
+        if self.has(feature, documented):
+            yes = feature.cells[documented].state == "yes"
+            return "" if yes else sentence(self._state(feature, documented, remark=True))
+        since, changed = feature.since, feature.kind == "changed"
         if since == NIGHTLY:
-            return f"Needs a Torch-TensorRT build newer than {self.newest.key}, such as a nightly"
-        return f"Needs Torch-TensorRT {since} or newer"
+            return sentence(f"needs {newer_words(self.newest.key)}")
+        state = feature.cells[since].state
+        if state not in ("described", "unknown"):  # the release that brings it has it
+            head = f"Changed in {since}" if changed else needs_words(since)
+            return head if state == "yes" else f"{head}; {self._state(feature, since)}"
+        said = self._state(feature, since)
+        shown = self.shown_in(feature)
+        if shown is not None:
+            head = f"Changed in {release_words(shown)}" if changed else needs_words(shown)
+            return f"{head}; {said}"
+        coded = self.first(feature, {"in-code", "broken"})
+        if coded is not None:
+            return f"{sentence(self._state(feature, coded))}; {said}"
+        if changed and state == "described":
+            return "Described as changed" + said.removeprefix("described")
+        return sentence(said)
 
     def platform_limit(self, feature: Feature) -> str:
         """Where the feature works, when that is narrower than its release:
         'Linux x86-64 only' in the documented release, 'Linux only in 2.15' in
         the release that brings it; '' otherwise."""
         key = (self.documented if self.has(feature, self.documented)
-               else feature.since if feature.cells[feature.since].state != "unconfirmed"
-               else self.shown_in(feature) or feature.since)
+               else feature.since if feature.cells[feature.since].state not in ("described", "unknown")
+               else self.first(feature, {"yes", "in-code", "broken"}) or feature.since)
         here = self.platforms(feature, key)
         if set(here) >= set(self.release(key).platforms):
             return ""
@@ -338,11 +338,11 @@ class FeaturesTable:
         """What a matrix cell says: the state, with the platforms where a working
         feature covers fewer than the release, and the cell's remark."""
         cell = feature.cells[release.key]
-        words = cell.state
-        if cell.state in ("yes", "broken"):
+        words = STATES[cell.state].word
+        if cell.state in ("yes", "in-code", "broken"):
             here = self.platforms(feature, release.key)
             if here and set(here) != set(release.platforms):
-                words = f"{cell.state}, {platform_words(here)} only"
+                words = f"{words}, {platform_words(here)} only"
         return f"{words}, {cell.remark}" if cell.remark else words
 
     # -- install commands
@@ -367,9 +367,9 @@ class FeaturesTable:
 
 def cell_source(cell: Cell) -> str:
     """The tooltip and list text of a cell's evidence."""
-    if cell.state == "unconfirmed":
-        return f"Known: {cell.evidence}" if cell.evidence else "No source shows it"
-    return f"Source: {cell.evidence}"
+    if not cell.sources:
+        return "No source shows it"
+    return f"{'Known' if cell.state == 'unknown' else 'Source'}: {cell.evidence}"
 
 
 def platform_words(platforms: tuple[str, ...]) -> str:
@@ -379,10 +379,6 @@ def platform_words(platforms: tuple[str, ...]) -> str:
     if platforms and all(p.startswith("windows-") for p in platforms) and len(platforms) > 1:
         return "Windows"
     return ", ".join(PLATFORMS[p] for p in platforms)
-
-
-def release_words(key: str) -> str:
-    return "nightly builds" if key == NIGHTLY else key
 
 
 def normalize_url(url: str) -> str:

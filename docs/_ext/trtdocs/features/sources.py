@@ -12,6 +12,16 @@ exactly one of the keys of :data:`KINDS`, and ``shows``, what it shows
     { commit = "pytorch/TensorRT@e83f4557", shows = "..." }
     { url = "https://pypi.org/project/torch-tensorrt/#history", title = "PyPI release history", shows = "..." }
 
+Three kinds show a run (:data:`RUNS`), which a "yes" cell needs:
+
+    { test = "pytorch/TensorRT/.github/scripts/verify.sh", at = "d7f2062810", shows = "..." }
+        an upstream test or CI step that runs the feature, at a commit (never a branch)
+    { artifact = "torch-tensorrt==2.14.0", path = "torch_tensorrt/bin/example_executorch_runner" }
+        a file of a published distribution that itself does it (a program, not code for it)
+    { run = "notebooks/kv-cache", shows = "..." }
+        a page of this guide with a cell gated on the feature: the build that executes it
+        (the GPU build, whose record the deployed site shows) runs it
+
 :func:`parse` checks one and raises :class:`SourceError` with what is wrong;
 the validator adds the file and the entry.
 """
@@ -34,14 +44,23 @@ KINDS: Final[Mapping[str, str]] = MappingProxyType({
     "file": "a file of a GitHub repository as <owner>/<repo>/<path>, with `at` (a commit, tag or branch)",
     "commit": "a commit as <owner>/<repo>@<sha>",
     "url": "any https address, with `title` (the link's text)",
+    "test": "an upstream test that runs the feature, as <owner>/<repo>/<path>, with `at` (a commit)",
+    "artifact": "a file of a published distribution that does it, as <name>==<version>, with `path`",
+    "run": "a page of this guide whose cell gated on the feature runs it, as its document name",
 })
+# The kinds that show a run; a "yes" cell names at least one (vocab.STATES).
+RUNS: Final = frozenset({"test", "artifact", "run"})
+# The kinds that show code of the release (a run shows its code too).
+CODE: Final = frozenset({"wheel", "file", "commit"}) | RUNS
 # Keys a source may have besides its kind, per kind; `shows` is always allowed.
 EXTRA_KEYS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
     "wheel": frozenset({"path"}), "pr": frozenset(), "issue": frozenset(),
     "file": frozenset({"at"}), "commit": frozenset(), "url": frozenset({"title"}),
+    "test": frozenset({"at"}), "artifact": frozenset({"path"}), "run": frozenset(),
 })
 REQUIRED_EXTRA: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
-    "file": frozenset({"at"}), "url": frozenset({"title"}),
+    "file": frozenset({"at"}), "url": frozenset({"title"}), "test": frozenset({"at"}),
+    "artifact": frozenset({"path"}),
 })
 
 _REPO = r"(?P<repo>[\w.-]+/[\w.-]+)"
@@ -49,6 +68,8 @@ _NUMBERED = re.compile(_REPO + r"#(?P<number>\d+)\Z")
 _FILE = re.compile(_REPO + r"/(?P<path>[^\s]+)\Z")
 _COMMIT = re.compile(_REPO + r"@(?P<sha>[0-9a-f]{7,40})\Z")
 _REF = re.compile(r"[\w./-]+\Z")
+_SHA = re.compile(r"[0-9a-f]{7,40}\Z")
+_DOCNAME = re.compile(r"[a-z0-9][\w-]*(/[\w-]+)*\Z")
 
 
 class SourceError(ValueError):
@@ -61,15 +82,15 @@ class Source:
 
     kind: str  # one of KINDS
     value: str  # the kind's value, as written
-    url: str  # where a reader opens it
+    url: str  # where a reader opens it; "" for a page of this guide (a run: the matrix links the page)
     label: str  # the link's text
-    path: str = ""  # wheel: the file inside it; file: the file
+    path: str = ""  # wheel, artifact: the file inside it; file, test: the file; run: the page
     shows: str = ""  # MyST inline text; "" = the source itself is the point
 
     @property
     def text(self) -> str:
         """The source in plain words (a tooltip, a check of the table's prose)."""
-        where = f"{self.label}, {self.path}" if self.kind == "wheel" and self.path else self.label
+        where = f"{self.label}, {self.path}" if self.kind in ("wheel", "artifact") and self.path else self.label
         return f"{where}: {self.shows}".replace("`", "") if self.shows else where
 
 
@@ -153,7 +174,30 @@ def _url(value: str, raw: dict, shows: str) -> Source:
     return Source("url", value, value, title, "", shows)
 
 
+def _test(value: str, raw: dict, shows: str) -> Source:
+    if not _SHA.match(raw["at"].strip()):
+        raise SourceError(f"a test runs at a commit: at {raw['at']!r} must be 7 to 40 hex digits, "
+                          "not a branch or tag, which move")
+    source = _file(value, raw, shows)
+    repo = value[: len(value) - len(source.path) - 1]
+    return dataclasses.replace(source, kind="test", label=f"{repo} test {source.path} at {raw['at'].strip()}")
+
+
+def _artifact(value: str, raw: dict, shows: str) -> Source:
+    source = _wheel(value, raw, shows)
+    if not source.path:
+        raise SourceError("an artifact source names the file that does it: `path` must not be empty")
+    return dataclasses.replace(source, kind="artifact")
+
+
+def _run(value: str, raw: dict, shows: str) -> Source:
+    if not _DOCNAME.match(value):
+        raise SourceError(f"run {value!r} must be a page of this guide as its document name "
+                          "(notebooks/kv-cache), without a suffix")
+    return Source("run", value, "", f"this guide's {value.rsplit('/', 1)[-1]} page", value, shows)
+
+
 _BUILDERS = MappingProxyType({
     "wheel": _wheel, "pr": _numbered("pr", "pull"), "issue": _numbered("issue", "issues"),
-    "file": _file, "commit": _commit, "url": _url,
+    "file": _file, "commit": _commit, "url": _url, "test": _test, "artifact": _artifact, "run": _run,
 })

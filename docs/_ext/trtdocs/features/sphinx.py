@@ -1,6 +1,7 @@
 """The features table in a Sphinx build: loaded at ``builder-inited`` into the
 build state, its notes and matrix registered, every feature checked to be
-referenced by a page (or to say why not), and the sidebar's release note (the
+referenced by a page (or to say why not), every run source checked to name a
+page with a cell gated on its feature, and the sidebar's release note (the
 release this guide documents, and where to read about the others).
 """
 
@@ -78,6 +79,27 @@ def check_references(app: Sphinx, env: BuildEnvironment) -> None:
                            f.id, location=where, type="trtdocs", subtype="features-unreferenced")
 
 
+def check_runs(app: Sphinx, env: BuildEnvironment) -> None:
+    """A run source (``{ run = "<page>" }``) names a page of this build with a
+    cell gated on its feature: that cell is the run (vocab.STATES' "yes")."""
+    features = table_of(env)
+    plans = state.of(env).plans
+    for f in features.features:
+        for key, cell in f.cells.items():
+            for source in (s for s in cell.sources if s.kind == "run"):
+                where = f"{features.path}:{line_of(features.path, f.id)}"
+                plan = plans.get(source.value)
+                gated = plan is not None and f"{FEATURE_PREFIX}{f.id}" in (*plan.requires, *plan.cell_requires)
+                if source.value not in env.found_docs:
+                    problem = "names no page of this build"
+                elif not gated:
+                    problem = f"has no cell gated on {FEATURE_PREFIX}{f.id}, so no cell of it runs the feature"
+                else:
+                    continue
+                logger.error("feature %r, release %s: run source %r %s", f.id, key, source.value, problem,
+                             location=where, type="trtdocs", subtype="features")
+
+
 def release_note(features: FeaturesTable) -> dict[str, Any]:
     """What the sidebar says (docs/_templates/sidebar/releases.html): the
     documented release, and the other lines in words; not a version switcher
@@ -104,6 +126,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("trtdocs.output.folding")  # the matrix folds each feature's sources
     app.connect("builder-inited", _load)
     app.connect("env-check-consistency", check_references)
+    app.connect("env-check-consistency", check_runs)
     app.connect("html-page-context", _page_context)
     app.add_directive("feature-note", FeatureNote)
     app.add_role("feature", FeatureRole())

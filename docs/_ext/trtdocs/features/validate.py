@@ -4,8 +4,9 @@ and the entry. Pure: no Sphinx.
 
 Vocabularies are frozen (:mod:`trtdocs.vocab`, :mod:`.model`): an unknown key,
 status, state, field or platform is an error, not a silent default. Every
-feature has one cell per release; a yes, no or broken cell without a source is
-an error. A release's pins name the published metadata they are read from, and
+feature has one cell per release, and each state names the sources it needs
+(vocab.STATES, the evidence standard): a yes cell a run (:data:`.sources.RUNS`),
+an in-code cell code, a described, broken or no cell any source. A release's pins name the published metadata they are read from, and
 only a released release has pins.
 """
 
@@ -21,9 +22,10 @@ from packaging.requirements import Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from ..vocab import EXTRA_BRINGS_DELEGATE, NIGHTLY, PIN_FIELDS, PINS, PLATFORMS, STATUSES
-from .model import KINDS, NEEDS_EVIDENCE, STATES, Cell, Feature, FeaturesTable, Install, PinSource, Release
-from .sources import Source, SourceError, parse
+from ..vocab import (EXTRA_BRINGS_DELEGATE, NIGHTLY, PIN_FIELDS, PINS, PLATFORMS, STATES, STATES_BEFORE_SINCE,
+                     STATUSES)
+from .model import KINDS, Cell, Feature, FeaturesTable, Install, PinSource, Release
+from .sources import CODE, KINDS as SOURCE_KINDS, RUNS, Source, SourceError, parse
 
 DEFAULT_FILE = "docs/features.toml"
 _TOP_KEYS = frozenset({"documented", "releases", "features"})
@@ -109,6 +111,18 @@ class _Validator:
         if not sources:
             raise self.fail(entry, "must name at least one source")
         return sources
+
+    def evidence(self, entry: str, state: str, sources: tuple[Source, ...]) -> None:
+        """The cell's sources show what its state needs (vocab.STATES)."""
+        needed = STATES[state].evidence
+        if not needed or any(s.kind in _EVIDENCE[needed] for s in sources):
+            return
+        if not sources:
+            raise self.fail(entry, f"state {state!r} needs its sources: {STATES[state].needs}")
+        named = ", ".join(sorted({s.kind for s in sources}))
+        lesser = "; say 'in-code' or 'described' for what they show" if state == "yes" else ""
+        raise self.fail(entry, f"state {state!r} means {STATES[state].needs}, but its sources ({named}) show "
+                               f"none of that: it needs a source of kind {_kinds(_EVIDENCE[needed])}{lesser}")
 
     def platform_list(self, entry: str, value: object) -> tuple[str, ...]:
         platforms = self.strings(entry, value)
@@ -315,12 +329,10 @@ class _Validator:
             if state not in STATES:
                 raise self.fail(f"{cell_entry}.state", f"unknown state {state!r}; known: {sorted(STATES)}")
             sources = self.sources(f"{cell_entry}.sources", data.get("sources", []))
-            if state in NEEDS_EVIDENCE and not sources:
-                raise self.fail(cell_entry, f"state {state!r} needs its sources: the wheel file, pull request, "
-                                            "commit or published metadata that shows it")
+            self.evidence(cell_entry, state, sources)
             remark = self.string(f"{cell_entry}.remark", data.get("remark", "")).strip()
             before = keys.index(key) < keys.index(since)
-            if before and state not in ("no", "unconfirmed"):
+            if before and state not in STATES_BEFORE_SINCE:
                 raise self.fail(f"{cell_entry}.state", f"is {state!r} but since = {since!r} says "
                                                        f"release {key!r} lacks the feature")
             if not before and state == "no":
@@ -328,6 +340,14 @@ class _Validator:
                                                        f"release {key!r} has the feature")
             cells[key] = Cell(state, sources, remark)
         return cells
+
+
+# What each kind of evidence a state needs is met by (vocab.State.evidence).
+_EVIDENCE = {"run": RUNS, "code": CODE, "any": frozenset(SOURCE_KINDS)}
+
+
+def _kinds(names: frozenset[str]) -> str:
+    return ", ".join(f"{k} ({SOURCE_KINDS[k].split(',')[0]})" for k in sorted(names))
 
 
 def line_of(path: Path, feature_id: str) -> int:

@@ -1,10 +1,14 @@
-"""How a version note sits in running text: the sentence around a note that
-says nothing closes over it, and a note's text loses its code marks where
-only plain text fits. Pure: no Sphinx."""
+"""The words of a version note: what a cell's state says to a reader ("in
+code in 2.14, no run shown", "described for 2.15, not released"), how a note
+sits in running text (the sentence around a note that says nothing closes over
+it), and a note's text without its code marks where only plain text fits.
+Pure: no Sphinx."""
 
 from __future__ import annotations
 
 import re
+
+from ..vocab import NIGHTLY
 
 _TRAILING_SEPARATOR = re.compile(r"\s*(?:,|;|\band|\bor)\s*$")
 _LEADING_SEPARATOR = re.compile(r"^\s*(?:,|;|and\b|or\b)\s*")
@@ -29,3 +33,47 @@ def join_over(prev: str, nxt: str) -> tuple[str, str]:
 def plain(text: str) -> str:
     """A note's text without its `code` marks."""
     return text.replace("`", "")
+
+
+def release_words(key: str) -> str:
+    """A release key as a reader says it: "2.15", "nightly builds"."""
+    return "nightly builds" if key == NIGHTLY else key
+
+
+def needs_words(key: str) -> str:
+    """What a reader installs to get a feature that release ``key`` shows."""
+    return "Needs a Torch-TensorRT nightly build" if key == NIGHTLY else f"Needs Torch-TensorRT {key} or newer"
+
+
+def newer_words(newest: str) -> str:
+    """What a reader installs to get a feature only builds after ``newest`` have."""
+    return f"a Torch-TensorRT build newer than {newest}, such as a nightly"
+
+
+# State -> what a cell says of its release, in a note ({release}: "2.14", "nightly builds").
+_STATE_WORDS = {
+    "yes": "in {release}",
+    "in-code": "in code in {release}, no run shown",
+    "broken": "fails in {release}",
+    "no": "not in {release}",
+    "unknown": "not known for {release}",
+}
+# A described cell says whether its release is out (vocab.STATUSES keys).
+_DESCRIBED_WORDS = {
+    "released": "described for {release}; the release does not show it",
+    "described": "described for {release}, not released",
+    "nightly": "described for {release}; no build is shown to have it",
+}
+
+
+def state_words(state: str, key: str, status: str, remark: str = "") -> str:
+    """What cell ``state`` of release ``key`` (whose status is ``status``) says,
+    then its remark: "in code in 2.14, no run shown: budget parsed only"."""
+    words = (_DESCRIBED_WORDS[status] if state == "described" else _STATE_WORDS[state])
+    words = words.format(release=release_words(key))
+    return f"{words}: {remark}" if remark else words
+
+
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter (the rest as it is: code stays code)."""
+    return text[:1].upper() + text[1:]
