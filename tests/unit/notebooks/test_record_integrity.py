@@ -112,7 +112,8 @@ def test_make_record_writes_no_record_without_outputs(tmp_path: Path) -> None:
         recorded.write(tmp_path / "r.ipynb", source, _nb("print(1)"), {**PROVENANCE, "code_cells": 1})
     assert not (tmp_path / "r.ipynb").exists()
     # a page whose cells print nothing and were not run here is another matter: nothing ran
-    skipped = {**PROVENANCE, "code_cells": 1, "cells_not_executed": [{"cell": 1}]}
+    skipped = {**PROVENANCE, "code_cells": 1, "cells_not_executed": [
+        {"cell": 1, "line": 1, "needs": ["feature:multi-profile"], "reason": "needs a newer release"}]}
     recorded.write(tmp_path / "s.ipynb", source, _nb("print(1)"), skipped)
     assert _refusal(tmp_path / "s.ipynb") is None
 
