@@ -13,8 +13,9 @@ checker also finds what the parser accepts and the content models forbid:
   has no ``<dd>`` after it (Sphinx's one-parameter-a-line signatures wrote such
   a list).
 
-A ``<div>`` that holds a block inside a ``<p>`` is a parse error: the parser
-ends the paragraph at the block, and the ``</p>`` after it has no ``<p>`` to close.
+A block (a ``<div>``, a ``<pre>``) inside a ``<p>`` is a parse error: the
+parser ends the paragraph at the block, and the ``</p>`` after it has no
+``<p>`` to close.
 
 What the theme alone causes, and the parser does not see (ARIA attributes),
 is listed in docs/building.md.
@@ -27,12 +28,8 @@ from collections.abc import Iterator
 from typing import Final
 from xml.etree.ElementTree import Element
 
-try:
-    import html5lib
-    from html5lib.constants import E as ERROR_TEXT
-except ModuleNotFoundError as exc:  # the venv predates the requirement
-    raise ModuleNotFoundError("html5lib, the HTML5 parser of the HTML checks, is not installed: it belongs in "
-                              "requirements-test.txt (html5lib==1.1)") from exc
+import html5lib
+from html5lib.constants import E as ERROR_TEXT
 
 XHTML: Final = "{http://www.w3.org/1999/xhtml}"
 
@@ -71,7 +68,7 @@ def _parse_error(page: str, pos: tuple[int, int], code: str, data: dict | None) 
     except (KeyError, TypeError, ValueError):
         pass
     name = data.get("name") or data.get("originalName")
-    element = f"<{name}>" if name else "(text)"
+    element = f"<{name}>" if name else "the document"
     return Problem(page, pos[0], element, f"parse error {code!r}: {text}")
 
 
