@@ -10,7 +10,8 @@ from html_check import problems
 
 def page(body: str) -> str:
     """A complete, valid document around ``body``."""
-    return f'<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8"><title>t</title></head>\n<body>\n{body}\n</body>\n</html>\n'
+    head = '<head><meta charset="utf-8"><title>t</title></head>'
+    return f'<!DOCTYPE html>\n<html lang="en">\n{head}\n<body>\n{body}\n</body>\n</html>\n'
 
 
 def found(body: str) -> list[str]:
