@@ -161,7 +161,7 @@ def test_save_kwargs_options_are_documented(page, model):
 def _field_item(entry, name: str):
     for strong in entry.find_all("strong"):
         if strong.get_text() == name:
-            return strong.find_parent(["li", "dd", "p"])
+            return strong.find_parent(["li", "dd"])  # its paragraph, and the blocks after it
     for dt in entry.find_all("dt"):
         code = dt.find("code")
         if code is not None and code.get_text() == name:

@@ -54,3 +54,28 @@ def test_the_contents_lists_the_entries_and_goes_to_one(browser, url, width):
     assert page.url.endswith("#torch_tensorrt.save")
     playwright.expect(page.locator("[id='torch_tensorrt.save']")).to_be_in_viewport(timeout=5000)
     page.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_long_signature_shows_one_parameter_a_line(browser, url, width):
+    """save()'s signature is over python_maximum_signature_line_length: its
+    parameters are inline in the HTML (no <dl> without <dt>), and trtdocs.css
+    starts each one, then the closing parenthesis, on a line of its own, all
+    at one indent, past where the signature starts."""
+    page = browser.new_page(viewport={"width": width, "height": 900 if width > 600 else 844})
+    visit(page, url)
+    sig = page.locator("[id='torch_tensorrt.save']")
+    assert sig.locator("dl, dd").count() == 0
+    # where each parameter's text, and the closing parenthesis, starts (a range
+    # holds the text, not the line break that ::before adds)
+    starts = sig.evaluate("""sig => [...sig.querySelectorAll(':scope > em.sig-param, :scope > .sig-paren')].map(el => {
+        const range = document.createRange(); range.selectNodeContents(el);
+        const r = range.getClientRects()[0]; return [el.className, r.x, r.y]; })""")
+    params, paren = [s for s in starts if s[0] == "sig-param"], starts[-1]
+    name = sig.locator(".sig-prename").bounding_box()  # torch_tensorrt., where the signature starts
+    assert len(params) >= 5 and paren[0] == "sig-paren", starts
+    tops = [y for _, _, y in params] + [paren[2]]
+    assert all(later > earlier for earlier, later in zip(tops, tops[1:])), tops  # a line each
+    lefts = {round(x) for _, x, _ in params} | {round(paren[1])}
+    assert len(lefts) == 1 and lefts.pop() > name["x"], (starts, name)
+    page.close()

@@ -10,6 +10,8 @@ of it.
 * :mod:`.render`: the reference's entries as Python-domain directives, and their parser;
 * :mod:`.site`: the API one build sees, loaded when a page first asks;
 * :mod:`.sphinx`: ``{api-module}`` and ``{api-feature}``;
+* :mod:`.fields`: a ``:param:`` body of several blocks as valid HTML;
+* :mod:`.signatures`: long signatures, one parameter a line, as valid HTML;
 * :mod:`.xref`: code literals in prose that name a documented object link to it;
 * :mod:`.external`: the other installed packages (torch), read file by file (pure);
 * :mod:`.links`: ``docs/data/api-links.toml``: upstream pages and unlinked names (pure);
@@ -30,9 +32,10 @@ if TYPE_CHECKING:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    from . import backrefs, codelinks, sphinx, xref
+    from . import backrefs, codelinks, signatures, sphinx, xref
 
     sphinx.setup(app)
+    signatures.setup(app)
     xref.setup(app)
     codelinks.setup(app)
     backrefs.setup(app)

@@ -22,7 +22,7 @@ from sphinx.util.docutils import SphinxDirective, SphinxRole
 from .. import config, state
 from ..features.nodes import matrix_ref, table_of, use_feature
 from ..features.sphinx import table
-from . import model, render
+from . import fields, model, render
 from .site import ApiSite
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ class ApiModule(SphinxDirective):
         state.of(self.env).api_docs.add(self.env.docname)
         text = "\n".join(render.Renderer(site.model, data, self._valid).module(path))
         out = render.parse(text, self.state.document)
+        fields.unnest(out)  # a :param: body of several blocks: Sphinx writes it in one paragraph
         for ref in (n for top in out for n in top.findall(addnodes.pending_xref)):
             if _feature_note(ref):
                 continue

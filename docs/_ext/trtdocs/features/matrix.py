@@ -27,7 +27,7 @@ from .sources import Source
 
 # The id of a release's row in the release table: the sidebar links there.
 ROW_ID = "release-{key}"
-# The id of the release table (the sidebar's "other releases" link).
+# The id of the block that holds the release table (the sidebar's "other releases" link).
 RELEASES_ID = "releases"
 
 
@@ -41,7 +41,12 @@ class SupportMatrix(SphinxDirective):
         table = table_of(env)
         env.note_dependency(str(table.path))
         std = env.domains.standard_domain
-        out: list[nodes.Node] = [legend(), self._features_table(table), self._releases_table(table)]
+        # the sidebar's link targets a block around the release table, never the
+        # table: the theme copies a table's ids onto the wrapper it adds (furo's
+        # WrapTableAndMathInAContainerTransform), which would give the page the id twice
+        releases = nodes.container(ids=[RELEASES_ID])
+        releases += self._releases_table(table)
+        out: list[nodes.Node] = [legend(), self._features_table(table), releases]
         items = nodes.definition_list(classes=["trtdocs-feature-list"])
         for f in table.features:
             label = f"feature-{f.id}"
@@ -104,7 +109,6 @@ class SupportMatrix(SphinxDirective):
                          ", ".join(PLATFORMS[p] for p in r.platforms), _pins_cell(r),
                          nodes.literal(text=table.install_command(r.key))])
         out = _table(head, rows, ["trtdocs-release-table"], widths=[10, 14, 16, 25, 35])
-        out["ids"].append(RELEASES_ID)
         # each release's row is a target of its own (the sidebar, the notes)
         for row, r in zip(next(out.findall(nodes.tbody)).children, table.releases.values()):
             row["ids"].append(ROW_ID.format(key=r.key))
