@@ -113,7 +113,7 @@ def unreachable(url: str) -> str | None:
 
 def resolver_pip(cache: Path, python: str = sys.executable) -> tuple[Path | None, str]:
     """The resolver's wheel in ``cache`` (fetched when missing), or None and pip's error."""
-    wheel = cache / f"pip-{RESOLVER}-py3-none-any.whl"
+    wheel = cache.resolve() / f"pip-{RESOLVER}-py3-none-any.whl"
     if wheel.is_file():
         return wheel, ""
     cache.mkdir(parents=True, exist_ok=True)

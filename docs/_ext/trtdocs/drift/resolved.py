@@ -202,8 +202,13 @@ def check_pages(root: Path, table: Table, paths: Iterable[Path], cache: Path, *,
     """Every install command of ``paths`` resolved and checked: violations, the banners'
     claims, and one note per command for the log."""
     shown = [s for p in paths for s in page_commands(p, root, table)]
+    # a command several pages show is resolved once
+    same = lambda s: (s.command.tool, s.platform, s.command.args, s.command.index_urls)  # noqa: E731
+    first = {same(s): s for s in reversed(shown)}
     with ThreadPoolExecutor(WORKERS) as pool:
-        found = list(pool.map(lambda s: resolution(s, cache, fresh=fresh, resolver=resolver), shown))
+        done = dict(zip(first, pool.map(lambda s: resolution(s, cache, fresh=fresh, resolver=resolver),
+                                         first.values())))
+    found = [done[same(s)] for s in shown]
     violations: list[Violation] = []
     claims: list[Claim] = []
     notes: list[str] = []
