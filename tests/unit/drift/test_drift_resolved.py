@@ -87,7 +87,8 @@ def test_a_metadata_step_that_fails_with_every_host_answering_is_a_failure():
 
 def test_no_matching_version_and_a_conflict_are_failures():
     none = resolve.classify(1, "ERROR: No matching distribution found for torch_tensorrt>=2.15\n", None)
-    assert (none.status, none.stopped_at) == (resolve.FAILED, "torch_tensorrt>=2.15")
+    assert (none.status, none.stopped_at, none.cause) == (resolve.FAILED, "torch_tensorrt>=2.15", "no-version")
+    assert resolve.settled(none)
     conflict = resolve.classify(1, "ERROR: ResolutionImpossible\nThe conflict is caused by:\n"
                                    "    a 1.0 depends on b==1\n    c 2.0 depends on b==2\n\n", None)
     assert conflict.status == resolve.FAILED and "a 1.0 depends on b==1" in conflict.reason
@@ -199,12 +200,17 @@ def test_a_resolution_is_kept_for_its_day_only(tmp_path: Path):
     assert len(kept) == 2 and all(k["versions"] == {"torch": "2.14.1"} for k in kept)
 
 
-def test_an_unreachable_resolution_is_not_kept(tmp_path: Path):
+@pytest.mark.parametrize("found", [
+    resolve.Resolution(resolve.UNREACHABLE, reason="index unreachable: x"),
+    # pip did not start (a resolver wheel missing): the build fails, the next one tries again
+    resolve.classify(2, "python: can't open file '/tmp/pip.whl/pip': [Errno 2] No such file", None),
+])
+def test_an_unreachable_or_unexplained_resolution_is_not_kept(tmp_path: Path, found, table):
     calls: list[tuple] = []
 
     def resolver(args, urls, cache):
         calls.append(tuple(args))
-        return resolve.Resolution(resolve.UNREACHABLE, reason="index unreachable: x")
+        return found
 
     shown = _shown('pip install "torch==2.14.*"')
     resolved.resolution(shown, tmp_path, resolver=resolver, day=DAY)

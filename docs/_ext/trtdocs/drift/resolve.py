@@ -46,6 +46,13 @@ STATUSES: Mapping[str, str] = MappingProxyType({
     UNREACHABLE: "an index the resolution needs does not answer from this machine: marked, not failed",
     NOT_RESOLVED: "this build does not resolve this command (another installer or platform): marked",
 })
+# Failures pip's output names; a resolution that failed otherwise (pip did not start, an
+# error this module does not know) fails its build but is never kept for the day.
+CAUSES: Mapping[str, str] = MappingProxyType({
+    "metadata": "a package's metadata could not be generated (its source distribution's build failed)",
+    "no-version": "no version on the index satisfies a requirement",
+    "conflict": "the requirements conflict (ResolutionImpossible)",
+})
 PROBE_TIMEOUT_S: Final = 10
 RUN_TIMEOUT_S: Final = 600
 # Options of a page's command that have no meaning in a dry run into a folder of its own.
@@ -66,6 +73,7 @@ class Resolution:
     versions: Mapping[str, str] = dataclasses.field(default_factory=dict)  # canonical name -> version
     reason: str = ""  # why it failed or was not resolved, in words
     stopped_at: str = ""  # the requirement or package the resolver stopped at
+    cause: str = ""  # a failure's kind, one of CAUSES; "" for an outcome pip's output does not name
     # versions the resolver had picked when it stopped: not a resolution, never checked
     provisional: Mapping[str, str] = dataclasses.field(default_factory=dict)
     resolver: str = ""  # "pip 26.3"
@@ -188,20 +196,26 @@ def classify(returncode: int, output: str, report: Mapping[str, Any] | None, *,
                                   f"step of {package} downloads from", stopped_at=package,
                                   provisional=picked, **common)
         return Resolution(FAILED, reason=f"the metadata of {package} could not be generated: "
-                          f"{_tail(output)}", stopped_at=package, provisional=picked, **common)
+                          f"{_tail(output)}", stopped_at=package, cause="metadata", provisional=picked,
+                          **common)
     if _NETWORK.search(output):
         hosts = [u for u in dict.fromkeys(_URL.findall(output)) if probe(u) is not None]
         where = ", ".join(hosts) or "a host pip names in its output"
         return Resolution(UNREACHABLE, reason=f"index unreachable: {where}", provisional=picked, **common)
     if m := re.search(r"No matching distribution found for (\S+)", output):
         return Resolution(FAILED, reason=f"no version on the index satisfies {m[1]}", stopped_at=m[1],
-                          provisional=picked, **common)
+                          cause="no-version", provisional=picked, **common)
     if "ResolutionImpossible" in output or "conflicting dependencies" in output:
         cause = re.search(r"The conflict is caused by:\n(.*?)\n\n", output, re.S)
         return Resolution(FAILED, reason="conflicting requirements: " + " ".join(
-            (cause[1] if cause else _tail(output)).split()), provisional=picked, **common)
+            (cause[1] if cause else _tail(output)).split()), cause="conflict", provisional=picked, **common)
     return Resolution(FAILED, reason=f"pip exited with {returncode}: {_tail(output)}", provisional=picked,
                       **common)
+
+
+def settled(found: Resolution) -> bool:
+    """Whether ``found`` holds for its day: resolved, or failed for a cause pip names."""
+    return found.status == RESOLVED or (found.status == FAILED and found.cause in CAUSES)
 
 
 def report_versions(report: Mapping[str, Any]) -> dict[str, str]:

@@ -14,7 +14,8 @@ Each resolution is kept in the cache folder for the rest of its UTC day, under
 a key of the resolver, the command's words, its indexes, the interpreter and
 platform, and the day: a rebuild the same day asks nothing of the network, and
 the first build of a day resolves again, so a new torch or ExecuTorch on PyPI
-shows on that day's build. An unreachable index is never kept. ``fresh``
+shows on that day's build. An unreachable index, and a failure whose cause
+pip's output does not name (:func:`.resolve.settled`), is never kept. ``fresh``
 resolves every command again (the weekly job).
 """
 
@@ -41,7 +42,7 @@ from . import Violation
 from .blocks import iter_blocks
 from .commands import InstallCommand, find_commands, parse_command
 from .installs import target_release
-from .resolve import FAILED, NOT_RESOLVED, RESOLVED, UNREACHABLE, Resolution, resolve, target_words
+from .resolve import FAILED, NOT_RESOLVED, RESOLVED, UNREACHABLE, Resolution, resolve, settled, target_words
 
 RULES: Mapping[str, str] = MappingProxyType({
     "resolves": "the resolver finishes on the command (where it stops, a reader's pip stops)",
@@ -125,7 +126,7 @@ def resolution(shown: Shown, cache: Path, *, fresh: bool = False, resolver: Reso
         except (OSError, ValueError, TypeError):
             pass  # not kept today, or unreadable: resolve again
     found = resolver(cmd.args, cmd.index_urls, cache)
-    if found.status in (RESOLVED, FAILED):
+    if settled(found):
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.name}.{os.getpid()}")
         partial.write_text(json.dumps(found.to_json()), encoding="utf-8")
