@@ -242,5 +242,7 @@ def test_check_pages_gives_violations_claims_and_notes(tmp_path: Path, table):
     assert [(v.path, v.line, v.rule) for v in violations] == [("notebooks/page.md", 4, "resolved-pins")]
     assert [(c.path, c.line, c.status) for c in claims] == [("notebooks/page.md", 4, "resolved")]
     lead, items = resolved.banner_text(claims)
-    assert "pip 26.3 on 2026-12-04" in lead and "outside release 2.14's pins" in items[0]
+    assert lead == ("Its install commands, given to pip's resolver (pip 26.3 on 2026-12-04, for CPython 3.11, "
+                    "Linux x86_64) as for an empty environment:")
+    assert "outside release 2.14's pins" in items[0]
     assert notes[0].startswith("notebooks/page.md:4: install command resolved")

@@ -216,7 +216,7 @@ def check_pages(root: Path, table: Table, paths: Iterable[Path], cache: Path, *,
     for s, r in zip(shown, found):
         bad, text = check(s, r, table)
         violations += bad
-        how = f"{r.resolver} on {r.day}, for {r.target}" if r.status in (RESOLVED, FAILED) else ""
+        how = f"{r.resolver} on {r.day}, for {r.target}" if r.resolver else ""
         claims.append(Claim(s.command.path, s.command.line, r.status, text, how))
         took = f" ({how}, {r.seconds} s)" if how else ""
         notes.append(f"{s.command.path}:{s.command.line}: install command {r.status}{took}: {text}")
@@ -225,9 +225,8 @@ def check_pages(root: Path, table: Table, paths: Iterable[Path], cache: Path, *,
 
 def banner_text(claims: Sequence[Claim]) -> tuple[str, list[str]]:
     """The banner's lead sentence and one item per command, for one page."""
-    ran = [c for c in claims if c.how]
-    n = len(claims)
-    lead = f"The build ran pip's resolver on {len(ran)} of the page's {n} install command{'s' if n > 1 else ''}"
-    lead += f" ({ran[0].how}), as a reader's pip resolves them into an empty folder:" if ran else ":"
+    ran = [c.how for c in claims if c.how]
+    lead = (f"Its install commands, given to pip's resolver ({ran[0]}) as for an empty environment:" if ran
+            else "Its install commands, which this build does not resolve:")
     return lead, [c.text for c in claims]
 
