@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import MappingProxyType
 
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
@@ -153,7 +154,10 @@ def check(shown: Shown, found: Resolution, table: Table) -> tuple[list[Violation
         before = f" (picked before it stopped, not checked: {picked})" if picked else ""
         return [], f"{shown.label}: not resolved: {found.reason}{before}."
     if found.status == FAILED:
-        stop = canonicalize_name(found.stopped_at.split("[")[0].split("<")[0].split(">")[0].split("=")[0])
+        try:
+            stop = canonicalize_name(Requirement(found.stopped_at).name)
+        except InvalidRequirement:
+            stop = ""  # a package pip names without a requirement (a metadata failure)
         if described and stop == TORCH_TENSORRT:
             return [], (f"{shown.label}: not resolved: {found.reason}; release {release.key} is described, "
                         "not published.")
