@@ -21,6 +21,7 @@ Outcomes (:data:`STATUSES`); :mod:`.resolved` checks the versions and caches the
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import platform
@@ -107,8 +108,10 @@ def clean_env() -> dict[str, str]:
     return env
 
 
+@functools.lru_cache(maxsize=None)
 def unreachable(url: str) -> str | None:
-    """Why ``url``'s host does not answer, or None when it answers (any HTTP status)."""
+    """Why ``url``'s host does not answer, or None when it answers (any HTTP status).
+    Asked once a run: a host that does not answer costs its timeout once."""
     try:
         urllib.request.urlopen(urllib.request.Request(url, method="HEAD"),  # noqa: S310 -- http(s) only
                                timeout=PROBE_TIMEOUT_S).close()
