@@ -10,6 +10,8 @@
 #   make record NOTEBOOKS="kv-cache run-python"   execute only these; the rest from records or the cache
 #   make record RECORD_OUT=_build/records          write the records there (a CI shard uploads them)
 #   make lab         open the notebooks in JupyterLab (LAB_OPTS: more jupyter lab options)
+#   make installs    resolve every install command on the pages again with pip's resolver
+#                    (the network), checked against the pins of docs/features.toml
 #   make browser     install Debian's chromium for the browser tests (make test does)
 #   make graphviz    install Debian's graphviz, which draws the diagrams (make html does)
 #
@@ -59,7 +61,7 @@ endef
 export REQUIRE_ALL REQUIRE_OUTPUTS
 export TRTDOCS_NOTEBOOKS = $(NOTEBOOKS)
 
-.PHONY: html _html check test deps venv record _record lab clean _venv-create print-venv browser graphviz actionlint
+.PHONY: html _html check test deps venv record _record lab clean _venv-create print-venv browser graphviz actionlint installs
 
 print-venv:
 	@echo $(VENV)
@@ -141,6 +143,11 @@ record: $(VENV_STAMP) graphviz
 
 _record:
 	$(call STAGED_BUILD,TRTDOCS_RECORD=1 TRTDOCS_RECORD_OUT="$(RECORD_OUT)")
+
+# Every install command on the pages, resolved anew against today's index (drift/resolved.py);
+# exits 1 on a command that fails or leaves the pins. The build does the same once a day.
+installs: $(VENV_STAMP)
+	PYTHONPATH=docs/_ext $(BIN)/python -m trtdocs.drift --resolve $(BUILDDIR)/trtdocs/resolve --fresh installs
 
 # The notebooks run as a reader's do: nothing of this repository on the kernel's path.
 lab: $(VENV_STAMP)

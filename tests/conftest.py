@@ -61,8 +61,10 @@ class _Site:
         cache = JUPYTER_CACHE if source == ROOT else builddir / ".jupyter_cache"
         cache.parent.mkdir(parents=True, exist_ok=True)
         log_file = builddir / "build.log"
+        # the day's install resolutions: the repository's own, as make html keeps them
+        resolutions = ROOT / "_build" / "trtdocs" / "resolve" if source == ROOT else builddir / "trtdocs" / "resolve"
         process = start_sphinx_build(source, builddir, log_file, "-D", f"nb_execution_cache_path={cache}",
-                                     keep_env=STRICTNESS)
+                                     "-D", f"trtdocs_resolve_cache={resolutions}", keep_env=STRICTNESS)
         self._running = (process, log_file)
 
     def result(self) -> SiteBuild:

@@ -31,7 +31,7 @@ from sphinx.testing.util import SphinxTestApp
 # the settings a build reads from the environment: a test names those it wants
 ENV_SETTINGS = frozenset({"CI", "REQUIRE_ALL", "REQUIRE_OUTPUTS", "TRTDOCS_RECORD", "TRTDOCS_DISABLE",
                           "TRTDOCS_NOTEBOOKS", "TRTDOCS_RECORD_OUT", "TRTDOCS_RECORD_MAX_AGE_DAYS",
-                          "TRTDOCS_BASEURL", "TRTDOCS_JOBS"})
+                          "TRTDOCS_BASEURL", "TRTDOCS_JOBS", "TRTDOCS_RESOLVE", "TRTDOCS_RESOLVE_CACHE"})
 REAL_TABLE = ROOT / "docs" / "features.toml"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

@@ -4,12 +4,13 @@ block the guard does not compile says why on its page."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 from bs4 import BeautifulSoup
 from paths import ROOTS
-from sites import build
+from sites import REAL_TABLE, build
 
 from trtdocs.drift import captions, cpp
 
@@ -73,3 +74,41 @@ def test_a_header_that_appears_removes_its_caption_without_a_page_edit(tmp_path)
     assert result.returncode == 0, result.log
     got = _captions(result.outdir / "index.html")
     assert len(got) == 2 and not any("module.h" in c for c in got)
+
+
+def _seed(cache: Path, page: Path, root: Path, **versions: str) -> None:
+    """The day's resolutions of ``page``'s commands on PyPI, as the build keeps them:
+    each command resolves to ``versions`` (a planted pip report). A command on
+    another index is left to the resolver."""
+    from trtdocs.drift import resolve, resolved
+    from trtdocs.features.validate import load as load_features
+    from trtdocs.vocab import PYPI_SIMPLE
+
+    cache.mkdir(parents=True, exist_ok=True)
+    for shown in resolved.page_commands(page, root, load_features(REAL_TABLE)):
+        if shown.command.index_urls != (PYPI_SIMPLE,):
+            continue
+        report = {"install": [{"metadata": {"name": n, "version": v}} for n, v in versions.items()
+                              if n in {r.name for r in shown.command.requirements}]}
+        found = resolve.classify(0, "", report, resolver="pip 26.3", target=resolve.target_words(),
+                                 day=resolve.today())
+        (cache / f"{resolved.cache_key(shown, resolve.today())}.json").write_text(json.dumps(found.to_json()))
+
+
+def test_resolutions_are_in_the_banner_and_one_outside_the_pins_fails(tmp_path: Path) -> None:
+    site = ROOTS / "test-drift-resolve"
+    cache = tmp_path / "resolve"
+    # planted: the unpinned executorch resolves to a release outside 2.14's ==1.4.1
+    _seed(cache, site / "notebooks" / "page.md", site, torch="2.14.1", executorch="1.5.1")
+    result = build(site, tmp_path / "_build", strict=False, trtdocs_resolve_cache=str(cache))
+    warnings = [ln for ln in result.log.splitlines() if "[resolved-" in ln or "[resolves]" in ln]
+    assert len(warnings) == 1, result.log
+    assert "notebooks/page.md:20: WARNING: [resolved-pins] pip 26.3 resolves executorch 1.5.1" in warnings[0]
+    assert "outside release 2.14's pin executorch ==1.4.1" in warnings[0]
+    soup = BeautifulSoup((result.outdir / "notebooks" / "page.html").read_text(encoding="utf-8"), "html.parser")
+    banner = " ".join(soup.select_one(".trtdocs-status").get_text().split())
+    assert "Its install commands, given to pip's resolver (pip 26.3 on" in banner
+    assert 'pip install "torch==2.14.*": resolved to torch 2.14.1, inside release 2.14\'s pins.' in banner
+    assert "pip install --no-deps executorch: resolved to executorch 1.5.1, outside release 2.14's pins." in banner
+    # the unreachable index is marked, not failed (.invalid never resolves)
+    assert "not resolved: index unreachable: https://index.invalid/simple" in banner

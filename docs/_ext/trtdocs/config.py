@@ -120,6 +120,13 @@ class TrtdocsConfig:
     # -- drift guards (trtdocs.drift)
     # "html": the banners say what the guards check, so pages are written again
     drift: bool = setting(True, "run the drift guards in the build", rebuild="html")
+    # the banners say how each install command resolved: pages are written again
+    resolve_installs: bool = setting(True, "resolve each install command on the pages with pip's resolver "
+                                     "(the network; an index that does not answer is marked, not failed)",
+                                     rebuild="html", env="TRTDOCS_RESOLVE", parse=_flag)
+    resolve_cache: str = setting("", "where the day's resolutions are kept (from the confdir); \"\" = "
+                                 "trtdocs/resolve beside the output folder", rebuild="",
+                                 env="TRTDOCS_RESOLVE_CACHE")
 
 
 FIELDS: tuple[dataclasses.Field, ...] = dataclasses.fields(TrtdocsConfig)

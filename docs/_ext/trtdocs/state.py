@@ -65,6 +65,9 @@ class BuildState:
     # the C++ blocks the drift guard did not compile, by page: ((code, header, reason), ...)
     # (trtdocs.drift.captions, set at env-updated)
     uncompiled: dict[str, tuple[tuple[str, str, str], ...]] = dataclasses.field(default_factory=dict)
+    # how each install command resolved, by page: (the banner's lead, one sentence per command)
+    # (trtdocs.drift.sphinx, set at env-updated)
+    install_claims: dict[str, tuple[str, tuple[str, ...]]] = dataclasses.field(default_factory=dict)
     # -- per build, never pickled
     features: FeaturesTable | None = _per_build()  # trtdocs.features: loaded at builder-inited
     context: BuildContext | None = _per_build()  # trtdocs.notebooks: the gating's inputs

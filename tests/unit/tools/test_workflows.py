@@ -123,8 +123,29 @@ def test_every_make_target_script_and_path_exists() -> None:
             if job.get("uses", "").startswith("./"):
                 assert (REPO / job["uses"]).is_file(), f"{wf.name}: {job_id}: {job['uses']}"
                 named.append(job["uses"])
-    assert {"make test", "make record", "make html", "make venv", "tools/shard.py",
+    assert {"make test", "make record", "make html", "make venv", "make installs", "tools/shard.py",
             "tools/compare_records.py", "requirements-gpu.txt"} <= set(named)
+
+
+def test_the_weekly_job_resolves_every_install_command_anew() -> None:
+    """A new torch or ExecuTorch on PyPI shows in the weekly run: a scheduled job runs
+    `make installs`, whose recipe resolves every page's command with --fresh, and its
+    failure is the job's (pipefail through tee), whatever the GPU jobs did."""
+    data = _load(REPO / ".github" / "workflows" / "nightly.yml")
+    triggers = data.get("on", data.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert triggers["schedule"] and all(entry.get("cron") for entry in triggers["schedule"])
+    jobs = [(job_id, job) for job_id, job in data["jobs"].items()
+            if any(["make", "installs"] == words[:2] for step in job.get("steps", [])
+                   for words in _commands(step.get("run", "")))]
+    assert len(jobs) == 1, "nightly.yml: one job runs `make installs`"
+    job_id, job = jobs[0]
+    assert "needs" not in job and "if" not in job, f"nightly.yml: {job_id} must not wait on or skip with the GPU jobs"
+    (step,) = [s for s in job["steps"] if "make installs" in s.get("run", "")]
+    assert "set -o pipefail" in step["run"] and "continue-on-error" not in step, step
+    recipe = subprocess.run(["make", "-n", "-s", "-C", str(REPO), "installs"], capture_output=True, text=True)
+    assert recipe.returncode == 0, recipe.stderr
+    words = shlex.split(recipe.stdout.strip().splitlines()[-1])
+    assert "trtdocs.drift" in words and {"--resolve", "--fresh", "installs"} <= set(words), words
 
 
 def test_least_privilege() -> None:

@@ -5,6 +5,8 @@ checked against the packages they name and the features table
 * :mod:`.installs`: install commands in the pages (found and parsed by :mod:`.commands`),
   rules in one frozen table, and the commands the site generates;
 * :mod:`.pypi`: the documented release's requirements resolved against PyPI's metadata;
+* :mod:`.resolve`, :mod:`.resolved`: every install command on the pages resolved by pip's
+  resolver, its versions checked against the pins (once a day in the build, ``make installs``);
 * :mod:`.api`: names and keywords notebook cells use, checked against the installed API
   (:mod:`trtdocs.api.uses`, griffe, no import);
 * :mod:`.options`: the ``save()`` options table of docs/data against the installed ``save()``;

@@ -1,7 +1,9 @@
-"""``python -m trtdocs.drift [--root DIR] [--table FILE] [--memo FILE] [--network] [GUARD ...]``
+"""``python -m trtdocs.drift [--root DIR] [--table FILE] [--memo FILE] [--network] [--resolve DIR [--fresh]] [GUARD ...]``
 
 Prints every violation as ``file:line: [rule] message`` and exits 1 if any.
-``--network`` also resolves the documented release's pins against PyPI.
+``--network`` also resolves the documented release's pins against PyPI;
+``--resolve DIR`` resolves every install command on the pages with pip's
+resolver, keeping the day's results in DIR (``--fresh``: resolve each again).
 """
 
 from __future__ import annotations
@@ -27,12 +29,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the report as JSON (what the build reads)")
     parser.add_argument("--memo", type=Path, default=None,
                         help="keep each page's findings in this file and reuse those of unchanged pages")
+    parser.add_argument("--resolve", type=Path, default=None, metavar="DIR",
+                        help="resolve each install command on the pages; keep the day's results in DIR")
+    parser.add_argument("--fresh", action="store_true", help="with --resolve: resolve each command again")
     args = parser.parse_args(argv)
     table_path = args.table or args.root / DEFAULT_TABLE
     features = load_features(table_path, args.documented)
     page_memo = (PageMemo.open(args.memo, inputs_key(Path(features.path), features.documented))
                  if args.memo else None)
-    report = run_guards(args.root, features=features, guards=args.guards or GUARDS, page_memo=page_memo)
+    report = run_guards(args.root, features=features, guards=args.guards or GUARDS, page_memo=page_memo,
+                        resolve_cache=args.resolve, fresh=args.fresh)
     if page_memo is not None:
         page_memo.save()
     if args.json:

@@ -57,6 +57,7 @@ class InstallCommand:
     cxx_package: bool = False  # the block is marked CXX_PACKAGE_MARK
     target: str | None = None  # --target folder
     no_deps: bool = False  # --no-deps
+    args: tuple[str, ...] = ()  # the words after ``install``, as the shell splits them
 
 
 def _logical_lines(lines: Iterable[str], first: int) -> Iterable[tuple[int, str, str]]:
@@ -198,4 +199,5 @@ def _parse_args(args: list[str], text: str, path: str, line: int, export_only: b
             problems.append(Violation(path, line, "parse", f"{arg!r} is not a PEP 508 requirement ({exc})"))
     urls = (index or PYPI_SIMPLE, *extra)
     return InstallCommand(path, line, text, pre, urls, tuple(reqs), export_only, release,
-                          tool, strategy, upgrade, target=target, no_deps="--no-deps" in args), problems
+                          tool, strategy, upgrade, target=target, no_deps="--no-deps" in args,
+                          args=tuple(args)), problems

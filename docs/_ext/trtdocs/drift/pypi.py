@@ -1,10 +1,11 @@
 """The documented release's requirements, resolved against PyPI's metadata.
 
-``pip install --dry-run`` of the whole command cannot work here (TensorRT's
-libraries are a download stub), so this reads metadata instead: the version
-list from PyPI's JSON simple API (PEP 691/700), and each pinned wheel's
-``METADATA`` through HTTP range requests into the wheel (PyPI serves no
-PEP 658 ``.metadata`` files for these wheels). Only a few KiB are fetched.
+This reads the pins' metadata directly: the version list from PyPI's JSON
+simple API (PEP 691/700), and each pinned wheel's ``METADATA`` through HTTP
+range requests into the wheel (this machine's index serves no PEP 658
+``.metadata`` files). Only a few KiB are fetched. The whole command, resolved
+by pip, is :mod:`.resolved`'s; it stops where TensorRT's libraries, a source
+distribution that downloads its wheel from NVIDIA's index, cannot be reached.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from ..api.index import ApiIndex
 from ..features.model import FeaturesTable
 from ..features.validate import DEFAULT_FILE
 from ..features.validate import load as load_features
-from . import Violation, api, cpp, evidence, installs, marks, memo, options, programs
+from . import Violation, api, cpp, evidence, installs, marks, memo, options, programs, resolved
 from .blocks import page_paths
 from .memo import PageMemo
 
@@ -30,17 +30,20 @@ class Report:
     violations: tuple[Violation, ...]  # errors: the build warns (fails under -W), tests fail
     notes: tuple[str, ...]  # not errors: gated API findings, C++ blocks not compiled and why
     uncompiled: tuple[cpp.Listed, ...] = ()  # the C++ blocks not compiled (captioned on their pages)
+    resolved: tuple[resolved.Claim, ...] = ()  # each install command's resolution (in its page's banner)
 
 
 def report_to_json(report: Report) -> dict[str, Any]:
     return {"notes": list(report.notes),
             "violations": [dataclasses.asdict(v) for v in report.violations],
-            "uncompiled": [dataclasses.asdict(item) for item in report.uncompiled]}
+            "uncompiled": [dataclasses.asdict(item) for item in report.uncompiled],
+            "resolved": [dataclasses.asdict(claim) for claim in report.resolved]}
 
 
 def report_from_json(data: dict[str, Any]) -> Report:
     return Report(tuple(Violation(**v) for v in data["violations"]), tuple(data["notes"]),
-                  tuple(cpp.Listed(**item) for item in data.get("uncompiled", ())))
+                  tuple(cpp.Listed(**item) for item in data.get("uncompiled", ())),
+                  tuple(resolved.Claim(**claim) for claim in data.get("resolved", ())))
 
 
 PAGE_GUARDS = ("installs", "api", "cpp", "marks")  # findings of one page each: memoised per page
@@ -149,10 +152,14 @@ def _accesses_of(page_memo: PageMemo | None) -> programs.Accesses:
 
 def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path: Path | None = None,
                guards: Iterable[str] = GUARDS, index: ApiIndex | None = None,
-               page_memo: PageMemo | None = None) -> Report:
+               page_memo: PageMemo | None = None, resolve_cache: Path | None = None,
+               fresh: bool = False) -> Report:
     """Run ``guards`` over the pages under ``root``, against ``features`` (or the
     table at ``table_path``, by default the project's). With ``page_memo``, the
-    page guards take unchanged pages' findings from it and put the others in."""
+    page guards take unchanged pages' findings from it and put the others in.
+    With ``resolve_cache`` and the installs guard, every install command is also
+    resolved (:mod:`.resolved`, the network), kept there for the day; ``fresh``
+    resolves each again."""
     root = root.resolve()
     guards = tuple(guards)
     if unknown := set(guards) - set(GUARDS):
@@ -173,6 +180,7 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
     violations: list[Violation] = []
     notes: list[str] = []
     uncompiled: list[cpp.Listed] = []
+    claims: list[resolved.Claim] = []
     for guard in guards:
         if guard in PAGE_GUARDS:
             part = _page_guard(guard, root, pages, features, api_index, installed, page_memo)
@@ -185,6 +193,10 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
             else:
                 notes += [f"features table vs installed metadata: {p}"
                           for p in installs.check_table_against_installed(features, installed())]
+                if resolve_cache is not None:
+                    found, claims, said = resolved.check_pages(root, features, pages, resolve_cache, fresh=fresh)
+                    violations += found
+                    notes += said
         elif guard == "api":
             save_options = root / SAVE_OPTIONS
             if save_options.is_file() and features is not None:
@@ -208,4 +220,4 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
                 notes.append(f"{len(register.without_evidence)} guide page(s) without an evidence file in "
                              f"{evidence.EVIDENCE_DIR}/ (listed, not failed: require=False): "
                              f"{', '.join(register.without_evidence)}")
-    return Report(tuple(violations), tuple(notes), tuple(uncompiled))
+    return Report(tuple(violations), tuple(notes), tuple(uncompiled), tuple(claims))

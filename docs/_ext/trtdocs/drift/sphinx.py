@@ -8,9 +8,13 @@ so the report is cached in ``<outdir>/../trtdocs/drift.json`` under a key of
 the pages' text, the features table (and the documented release), the
 installed versions, the toolchain and the package's own source
 (:func:`.memo.site_key`); an unchanged tree re-emits the cached report without
-running them. When a page changed, the child process reruns the page guards on
-the changed pages only, taking the others' findings from ``drift-pages.json``
-beside it (:class:`.memo.PageMemo`). The guards read the
+running them. When a page changed, the child process reruns the page guards
+on the changed pages only, taking the others' findings from
+``drift-pages.json`` beside it (:class:`.memo.PageMemo`). When the build
+resolves the install commands (``trtdocs_resolve_installs``, :mod:`.resolved`),
+the key holds the UTC day: the first build of a day resolves them anew, and
+the day's later builds reuse its report, an unreachable index's marks
+included; at ``env-updated`` each page's resolutions go to its banner. The guards read the
 features table trtdocs.features validated (``trtdocs_features_file``); the
 API guard's child process loads the API model from its disk cache
 (:mod:`trtdocs.api.cache`) when the installed sources have not changed.
@@ -29,13 +33,14 @@ from typing import TYPE_CHECKING
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
-from .. import config
+from .. import config, state
 from ..features.sphinx import table
-from . import evidence, installs, memo
+from . import evidence, installs, memo, resolve, resolved
 from .run import SAVE_OPTIONS, Report, report_from_json
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
     from ..features.model import FeaturesTable
@@ -47,10 +52,18 @@ GATING_RULES = frozenset({"requires", "front-matter"})
 MEMO = "drift-pages.json"  # beside drift.json: each page's findings (drift/memo.py)
 
 
-def _cache_key(root: Path, features: FeaturesTable) -> str:
-    """Everything the guards read: pages, table, registers, their own code, packages, toolchain."""
-    return memo.site_key(root, Path(features.path), features.documented,
-                         [root / SAVE_OPTIONS, *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml"))])
+def _cache_key(root: Path, features: FeaturesTable, resolving: bool = False) -> str:
+    """Everything the guards read: pages, table, registers, their own code, packages, toolchain;
+    and, when they resolve the install commands, the UTC day (a day's resolutions hold for that day)."""
+    key = memo.site_key(root, Path(features.path), features.documented,
+                        [root / SAVE_OPTIONS, *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml"))])
+    return f"{key} resolved {resolve.today()}" if resolving else key
+
+
+def resolve_cache(app: Sphinx) -> Path:
+    """Where the day's resolutions of the install commands are kept."""
+    where = config.of(app.config).resolve_cache
+    return Path(app.confdir, where) if where else Path(app.outdir).parent / "trtdocs" / "resolve"
 
 
 def _cached(cache: Path, key: str) -> Report | None:
@@ -101,7 +114,8 @@ def _start(app: Sphinx) -> None:
         return
     root = Path(app.srcdir)
     features = table(app)
-    run = _Run(Path(app.outdir).parent / "trtdocs" / "drift.json", _cache_key(root, features))
+    resolving = config.of(app.config).resolve_installs
+    run = _Run(Path(app.outdir).parent / "trtdocs" / "drift.json", _cache_key(root, features, resolving))
     run.report = _cached(run.cache, run.key)
     if run.report is None:
         package_root = Path(__file__).resolve().parents[2]  # docs/_ext
@@ -109,7 +123,8 @@ def _start(app: Sphinx) -> None:
             filter(None, [str(package_root), os.environ.get("PYTHONPATH")])))
         run.process = subprocess.Popen(
             [sys.executable, "-m", "trtdocs.drift", "--json", "--root", str(root), "--memo", str(run.cache.with_name(MEMO)),
-             "--table", str(features.path), "--documented", features.documented],
+             "--table", str(features.path), "--documented", features.documented,
+             *(["--resolve", str(resolve_cache(app))] if resolving else [])],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     _RUNNING[id(app)] = run
 
@@ -151,6 +166,22 @@ def _report(app: Sphinx, exc: Exception | None) -> None:
                        type="trtdocs", subtype="drift")
 
 
+def _claims_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """At env-updated: keep each page's install resolutions for its banner; return the
+    pages whose resolutions changed, so that Sphinx writes them again."""
+    report = current_report(app)
+    by_page: dict[str, list[resolved.Claim]] = {}
+    for claim in report.resolved if report is not None else ():
+        docname = env.path2doc(str(Path(app.srcdir) / claim.path))
+        if docname is not None:
+            by_page.setdefault(docname, []).append(claim)
+    new = {doc: (lead, tuple(items)) for doc, claims in by_page.items()
+           for lead, items in [resolved.banner_text(claims)]}
+    build = state.of(env)
+    old, build.install_claims = build.install_claims, new
+    return sorted({doc for doc in set(old) | set(new) if old.get(doc) != new.get(doc)} & env.all_docs.keys())
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     from . import captions
 
@@ -158,5 +189,6 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("trtdocs.features")  # the guards check against its table
     app.connect("builder-inited", _start)
     app.connect("build-finished", _report)
+    app.connect("env-updated", _claims_updated)
     captions.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -127,11 +127,21 @@ TITLES: Final[Mapping[str, str]] = MappingProxyType({
     "partly executed": "Partly executed in this build", "not executed": "Not executed in this build"})
 
 
+def resolutions(claims: tuple[str, tuple[str, ...]]) -> list[nodes.Node]:
+    """How the page's install commands resolved (trtdocs.drift.resolved): a lead, one item each."""
+    lead, items = claims
+    listing = nodes.bullet_list()
+    for text in items:
+        listing += nodes.list_item("", nodes.paragraph(text=text))
+    return [nodes.paragraph(text=lead), listing]
+
+
 def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
            report: nodes.Node | None = None, blocks: Mapping[str, int] | None = None,
-           checked: bool = False) -> nodes.Element:
+           checked: bool = False, resolved: tuple[str, tuple[str, ...]] | None = None) -> nodes.Element:
     """One line (status, machine, date, downloads); what it needs, which cells
-    did not run and where the outputs come from, folded under it."""
+    did not run and where the outputs come from, folded under it; and how its
+    install commands resolved, when the drift guards resolved them."""
     status = entry["status"]
     kind = {"executed": "note", "recorded": "important"}.get(status, "warning")
     envdata = entry.get("environment") or {}
@@ -145,6 +155,8 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
     body: list[nodes.Node] = [nodes.paragraph(text=needs_text(plan, shown_as_text is not None))]
     if shown_as_text:
         body.append(nodes.paragraph(text=shown_as_text))
+    if resolved and checked:
+        body += resolutions(resolved)
     if status == "recorded":
         when = recorded.executed_at(entry)
         age = recorded.age_words(when, dt.datetime.now(dt.timezone.utc)) if when else "at an unknown time"
@@ -211,7 +223,8 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             continue
         entry = page_entry(app, docname, plan)
         node.replace_self(banner(plan, entry, docname, _report_link(app, docname), blocks,
-                                 checked="trtdocs.drift" in app.extensions and config.of(app.config).drift))
+                                 checked="trtdocs.drift" in app.extensions and config.of(app.config).drift,
+                                 resolved=state.of(app.env).install_claims.get(docname)))
         shown = running_time(entry)
         section = next(iter(doctree.findall(nodes.section)), None)
         if shown is not None and section is not None:
