@@ -185,7 +185,7 @@ def test_uv_and_windows_commands_are_marked_not_resolved(tmp_path: Path, table):
 def test_a_resolution_is_kept_for_its_day_only(tmp_path: Path):
     calls: list[tuple] = []
 
-    def resolver(args, urls, cache):
+    def resolver(args, urls):
         calls.append(tuple(args))
         return _resolved(torch="2.14.1")
 
@@ -208,7 +208,7 @@ def test_a_resolution_is_kept_for_its_day_only(tmp_path: Path):
 def test_an_unreachable_or_unexplained_resolution_is_not_kept(tmp_path: Path, found, table):
     calls: list[tuple] = []
 
-    def resolver(args, urls, cache):
+    def resolver(args, urls):
         calls.append(tuple(args))
         return found
 
@@ -234,7 +234,7 @@ def test_check_pages_gives_violations_claims_and_notes(tmp_path: Path, table):
     page.parent.mkdir()
     page.write_text('# P\n\n```bash\npip install --no-deps executorch\n```\n')
 
-    def resolver(args, urls, cache):
+    def resolver(args, urls):
         return _resolved(executorch="1.5.1")
 
     violations, claims, notes = resolved.check_pages(tmp_path, table, [page], tmp_path / "cache",
@@ -246,3 +246,11 @@ def test_check_pages_gives_violations_claims_and_notes(tmp_path: Path, table):
                     "Linux x86_64) as for an empty environment:")
     assert "outside release 2.14's pins" in items[0]
     assert notes[0].startswith("notebooks/page.md:4: install command resolved")
+
+
+def test_the_resolver_reads_metadata_without_downloading_wheels() -> None:
+    # pip before 26 downloads every wheel of a dry run (3 GB for torch==2.14.*);
+    # requirements-docs.txt pins the venv's pip to one that reads metadata only
+    from packaging.version import Version
+
+    assert Version(resolve.RESOLVER) >= Version("26.3"), resolve.RESOLVER

@@ -7,13 +7,12 @@ configuration file (a constraint file capping torch, a local wheel folder or
 index) and no setting of this machine takes part. ``--retries`` and ``--timeout``
 bound the wait on a network that does not answer; they change no outcome.
 
-The resolver is a pinned pip (:data:`RESOLVER`), not the venv's: the venv's pip
-23.2.1 downloads every wheel of a dry run (pypa/pip#12603): 3.0 GB for
-``torch==2.14.*`` here, since this machine's index serves no PEP 658 metadata.
-pip 26.3 reads only metadata: a PEP 658 file where the index serves one, else
-the wheel's ``METADATA`` through HTTP range requests (``--use-feature=fast-deps``),
-a few MB in all. Its wheel is fetched once with ``pip download`` into the cache
-folder and run from there (a pip wheel runs as ``python pip.whl/pip``).
+The resolver is the venv's pip, pinned in requirements-docs.txt (:data:`RESOLVER`
+names it): pip 23.2.1 downloads every wheel of a dry run (pypa/pip#12603): 3.0 GB
+for ``torch==2.14.*`` here, since this machine's index serves no PEP 658
+metadata. pip 26.3 reads only metadata: a PEP 658 file where the index serves
+one, else the wheel's ``METADATA`` through HTTP range requests
+(``--use-feature=fast-deps``), a few MB in all.
 
 Outcomes (:data:`STATUSES`); :mod:`.resolved` checks the versions and caches the result.
 """
@@ -33,13 +32,15 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Mapping, Sequence
+from importlib import metadata
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
 from packaging.utils import canonicalize_name, parse_sdist_filename, parse_wheel_filename
 
-RESOLVER: Final = "26.3"  # the pip that resolves (its wheel, fetched once)
+# the pip that resolves: the venv's, which requirements-docs.txt pins
+RESOLVER: Final = metadata.version("pip")
 RESOLVED, FAILED, UNREACHABLE, NOT_RESOLVED = "resolved", "failed", "unreachable", "not resolved"
 STATUSES: Mapping[str, str] = MappingProxyType({
     RESOLVED: "the resolver finished: the versions it would install are known",
@@ -122,23 +123,6 @@ def unreachable(url: str) -> str | None:
     return None
 
 
-def resolver_pip(cache: Path, python: str = sys.executable) -> tuple[Path | None, str]:
-    """The resolver's wheel in ``cache`` (fetched when missing), or None and pip's error."""
-    wheel = cache.resolve() / f"pip-{RESOLVER}-py3-none-any.whl"
-    if wheel.is_file():
-        return wheel, ""
-    cache.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=cache) as tmp:
-        run = subprocess.run([python, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-                              "--retries", "1", "--timeout", "30", "-d", tmp, f"pip=={RESOLVER}"],
-                             capture_output=True, text=True, env=clean_env(), timeout=RUN_TIMEOUT_S)
-        got = Path(tmp) / wheel.name
-        if run.returncode != 0 or not got.is_file():
-            return None, _tail(run.stdout + run.stderr)
-        got.replace(wheel)
-    return wheel, ""
-
-
 def pip_args(args: Sequence[str]) -> list[str]:
     """A page command's words after ``install``, less what a dry run into its own folder replaces."""
     out: list[str] = []
@@ -156,20 +140,15 @@ def pip_args(args: Sequence[str]) -> list[str]:
     return out
 
 
-def resolve(args: Sequence[str], index_urls: Sequence[str], cache: Path,
-            python: str = sys.executable) -> Resolution:
-    """Resolve one command (``args``: its words after ``install``) with the pinned pip."""
+def resolve(args: Sequence[str], index_urls: Sequence[str], python: str = sys.executable) -> Resolution:
+    """Resolve one command (``args``: its words after ``install``) with the venv's pinned pip."""
     common = {"resolver": f"pip {RESOLVER}", "target": target_words(), "day": today()}
     for url in index_urls:
         if (why := unreachable(url)) is not None:
             return Resolution(UNREACHABLE, reason=f"index unreachable: {url} ({why})", **common)
-    wheel, error = resolver_pip(cache, python)
-    if wheel is None:
-        return Resolution(UNREACHABLE, reason=f"the resolver (pip {RESOLVER}) could not be fetched: {error}",
-                          **common)
     with tempfile.TemporaryDirectory(prefix="resolve-") as tmp:
         report = Path(tmp) / "report.json"
-        command = [python, str(wheel / "pip"), "install", "--dry-run", "--ignore-installed",
+        command = [python, "-m", "pip", "install", "--dry-run", "--ignore-installed",
                    "--report", str(report), "--target", str(Path(tmp) / "target"), "--no-cache-dir",
                    "--use-feature=fast-deps", "--retries", "1", "--timeout", "30",
                    "--progress-bar", "off", *pip_args(args)]

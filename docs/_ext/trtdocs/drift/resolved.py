@@ -43,7 +43,8 @@ from . import Violation
 from .blocks import iter_blocks
 from .commands import InstallCommand, find_commands, parse_command
 from .installs import target_release
-from .resolve import FAILED, NOT_RESOLVED, RESOLVED, UNREACHABLE, Resolution, resolve, settled, target_words
+from .resolve import (FAILED, NOT_RESOLVED, RESOLVED, RESOLVER, UNREACHABLE, Resolution, resolve, settled,
+                      target_words, today)
 
 RULES: Mapping[str, str] = MappingProxyType({
     "resolves": "the resolver finishes on the command (where it stops, a reader's pip stops)",
@@ -53,7 +54,7 @@ RULES: Mapping[str, str] = MappingProxyType({
                           "release on the index (once it does, the release is published: update the table)",
     "resolved-cxx": "a drift: cxx-package command resolves to the ExecuTorch the C++ guard builds against",
 })
-Resolver = Callable[[Sequence[str], Sequence[str], Path], Resolution]
+Resolver = Callable[[Sequence[str], Sequence[str]], Resolution]
 WORKERS = 2  # commands resolved at once: the time is the network's, not the CPU's
 
 
@@ -102,8 +103,6 @@ def _short(text: str, width: int = 72) -> str:
 
 
 def cache_key(shown: Shown, day: str) -> str:
-    from .resolve import RESOLVER
-
     words = [RESOLVER, shown.command.tool, shown.platform, *shown.command.args, "|",
              *shown.command.index_urls, target_words(), day]
     return hashlib.sha256("\0".join(words).encode()).hexdigest()[:32]
@@ -112,8 +111,6 @@ def cache_key(shown: Shown, day: str) -> str:
 def resolution(shown: Shown, cache: Path, *, fresh: bool = False, resolver: Resolver = resolve,
                day: str | None = None) -> Resolution:
     """``shown``'s resolution: from ``cache`` when kept today (unless ``fresh``), else the resolver's."""
-    from .resolve import today
-
     cmd = shown.command
     if cmd.tool != "pip":
         return Resolution(NOT_RESOLVED, reason=f"a {cmd.tool} command: this build resolves with pip only")
@@ -126,7 +123,7 @@ def resolution(shown: Shown, cache: Path, *, fresh: bool = False, resolver: Reso
             return Resolution.from_json(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, TypeError):
             pass  # not kept today, or unreadable: resolve again
-    found = resolver(cmd.args, cmd.index_urls, cache)
+    found = resolver(cmd.args, cmd.index_urls)
     if settled(found):
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.name}.{os.getpid()}")
