@@ -31,7 +31,7 @@ from sphinx.util import logging
 
 from .. import config
 from ..features.sphinx import table
-from . import evidence, installs, memo
+from . import evidence, installs, memo, raises
 from .run import SAVE_OPTIONS, Report, report_from_json
 
 if TYPE_CHECKING:
@@ -50,7 +50,8 @@ MEMO = "drift-pages.json"  # beside drift.json: each page's findings (drift/memo
 def _cache_key(root: Path, features: FeaturesTable) -> str:
     """Everything the guards read: pages, table, registers, their own code, packages, toolchain."""
     return memo.site_key(root, Path(features.path), features.documented,
-                         [root / SAVE_OPTIONS, *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml"))])
+                         [root / SAVE_OPTIONS, *raises.files_read(root),
+                          *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml"))])
 
 
 def _cached(cache: Path, key: str) -> Report | None:
