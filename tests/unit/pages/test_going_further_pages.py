@@ -105,6 +105,22 @@ def test_reproduced_errors_point_at_labels() -> None:
     assert not set(shown) - labels, f"errors.toml 'shown' names no label in the pages: {set(shown) - labels}"
 
 
+WHEN = ("install", "export", "load", "first run", "run")  # the order troubleshooting.md promises
+
+
+def out_of_order(entries: list[dict]) -> list[str]:
+    """Anchors of the errors whose `when` comes before the entry above them."""
+    ranks = [WHEN.index(e["when"]) for e in entries]
+    return [e["anchor"] for e, above, rank in zip(entries[1:], ranks, ranks[1:]) if rank < above]
+
+
+def test_errors_run_in_the_order_a_reader_meets_them() -> None:
+    entries = load("errors.toml")["errors"]
+    assert out_of_order(entries) == []
+    planted = [entries[-1], *entries[:-1]]  # a run-time error moved to the top
+    assert out_of_order(planted) == [entries[0]["anchor"]]
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_page_is_a_text_notebook(name: str) -> None:
     text = page(name)

@@ -15,6 +15,8 @@ checked against the packages they name and the features table
 * :mod:`.marks`: guard marks sit on MyST comment lines above a block, never in code;
 * :mod:`.programs`: a file one page hands to a later page is written first, in ``programs/``;
 * :mod:`.evidence`: the evidence register (``docs/evidence/<page>.toml``) against its pages;
+* :mod:`.raises`: the failure register (``docs/evidence/failures.toml``): the installed sources'
+  errors on the guide's calls, each found in its file and named by the guide or left out;
 * :mod:`.sphinx`: a build hook that reports every violation as a warning with file and line;
 * :mod:`.memo`: what the hook's guards remember between builds (each page's findings).
 

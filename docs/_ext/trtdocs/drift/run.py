@@ -13,7 +13,7 @@ from ..api.index import ApiIndex
 from ..features.model import FeaturesTable
 from ..features.validate import DEFAULT_FILE
 from ..features.validate import load as load_features
-from . import Violation, api, cpp, evidence, installs, marks, memo, options, programs, resolved
+from . import Violation, api, cpp, evidence, installs, marks, memo, options, programs, raises, resolved
 from .blocks import page_paths
 from .memo import PageMemo
 
@@ -216,6 +216,7 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
 
             register = evidence.check(root, check_one=check_one)
             violations += register.violations
+            violations += raises.check(root)  # the failure register (docs/evidence/failures.toml)
             if register.without_evidence:
                 notes.append(f"{len(register.without_evidence)} guide page(s) without an evidence file in "
                              f"{evidence.EVIDENCE_DIR}/ (listed, not failed: require=False): "

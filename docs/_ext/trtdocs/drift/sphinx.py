@@ -35,7 +35,7 @@ from sphinx.util import logging
 
 from .. import config, state
 from ..features.sphinx import table
-from . import evidence, installs, memo, resolve, resolved
+from . import evidence, installs, memo, raises, resolve, resolved
 from .run import SAVE_OPTIONS, Report, report_from_json
 
 if TYPE_CHECKING:
@@ -56,7 +56,8 @@ def _cache_key(root: Path, features: FeaturesTable, resolving: bool = False) -> 
     """Everything the guards read: pages, table, registers, their own code, packages, toolchain;
     and, when they resolve the install commands, the UTC day (a day's resolutions hold for that day)."""
     key = memo.site_key(root, Path(features.path), features.documented,
-                        [root / SAVE_OPTIONS, *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml"))])
+                        [root / SAVE_OPTIONS, *raises.files_read(root),
+                         *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml"))])
     return f"{key} resolved {resolve.today()}" if resolving else key
 
 
