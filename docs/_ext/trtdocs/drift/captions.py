@@ -79,8 +79,8 @@ def compiled_text(item: Compiled) -> str:
             f"{_and(sources) if sources else 'the C++ standard library only'}")
     if item.stubs:
         many = len(item.stubs) > 1
-        text += (f", with declaration stub{'s' if many else ''} for {_headers(item.stubs)}, which no "
-                 f"package the build installs carries (`{STUBS_WORDS}`)")
+        text += (f", with {'declaration stubs' if many else 'a declaration stub'} for {_headers(item.stubs)}, "
+                 f"which no package the build installs carries (`{STUBS_WORDS}`)")
     return text + "."
 
 
