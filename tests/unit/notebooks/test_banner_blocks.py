@@ -47,8 +47,12 @@ def test_the_sentence_counts_the_marked_blocks() -> None:
     assert text_blocks_text({"shell": 3, "C++": 1}, checked=False, marked=2) == (
         "Shown as text, not run in this build: 3 shell blocks and 1 C++ block. 2 of them are marked "
         "with what they need, as a cell that did not run is.")
-    assert text_blocks_text({"shell": 1}, checked=False, marked=1).endswith(
+    assert text_blocks_text({"shell": 3}, checked=False, marked=1).endswith(
         " 1 of them is marked with what it needs, as a cell that did not run is.")
+    assert text_blocks_text({"shell": 1}, checked=False, marked=1).endswith(
+        " It is marked with what it needs, as a cell that did not run is.")
+    assert text_blocks_text({"C++": 3}, checked=False, marked=3).endswith(
+        " Each is marked with what it needs, as a cell that did not run is.")
 
 
 def test_a_page_with_only_cells_says_nothing() -> None:

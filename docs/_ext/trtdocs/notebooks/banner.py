@@ -74,9 +74,12 @@ def text_blocks_text(counts: Mapping[str, int], checked: bool, marked: int = 0) 
         return None
     blocks = _and([f"{n} {kind} block{'s' if n > 1 else ''}" for kind, n in counts.items()])
     text = f"Shown as text, not run in this build: {blocks}."
+    total = sum(counts.values())
     if marked:
-        text += (f" {marked} of them {'is' if marked == 1 else 'are'} marked with what "
-                 f"{'it needs' if marked == 1 else 'they need'}, as a cell that did not run is.")
+        which = ("It is" if total == 1 else "Each is") if marked >= total else \
+            f"{marked} of them {'is' if marked == 1 else 'are'}"
+        needs = "it needs" if marked == 1 or marked >= total else "they need"
+        text += f" {which} marked with what {needs}, as a cell that did not run is."
     checks = [CHECKED[kind] for kind in counts if kind in CHECKED] if checked else []
     if checks:
         first, *more = checks
