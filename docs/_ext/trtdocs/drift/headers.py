@@ -113,7 +113,16 @@ def cuda_words(inc: Path, dist: str) -> str:
     api = inc / "cuda_runtime_api.h"
     m = _CUDART_VERSION.search(api.read_text(encoding="utf-8", errors="replace")) if api.is_file() else None
     cuda = f"CUDA {int(m[1]) // 1000}.{int(m[1]) % 1000 // 10}" if m else "CUDA"
-    return f"{cuda}'s headers (the {dist} {_version(dist) or ''} wheel's)".replace("  ", " ")
+    wheel = " ".join(filter(None, [dist, _version(dist)]))
+    return f"{cuda}'s headers (the {wheel} wheel's)"
+
+
+def _sdk_words() -> str:
+    return f"ExecuTorch {cxxsdk.sdk_version()}'s C++ package"
+
+
+def _wheel_words() -> str:
+    return f"the executorch {wheel_version()} wheel's headers"
 
 
 def stubs_enabled() -> bool:
@@ -134,8 +143,7 @@ def folders(base: Path | None = None, base_words: str = "", extra: Sequence[Path
     if base is None:
         base = executorch_include()
         sdk = cxxsdk.include_dir()
-        base_words = (f"ExecuTorch {cxxsdk.sdk_version()}'s C++ package" if base is not None and base == sdk
-                      else f"the executorch {wheel_version()} wheel's headers")
+        base_words = _sdk_words() if base is not None and base == sdk else _wheel_words()
     if base is not None:
         out += [Folder(base, "package", base_words),
                 Folder(base / "executorch/runtime/core/portable_type/c10", "package", base_words)]
@@ -157,9 +165,9 @@ def api_folders(extra: Sequence[Path] = (), stubs: bool | None = None) -> dict[s
     headers are here: the installed Python wheel and the C++ package."""
     sets: dict[str, tuple[Folder, ...]] = {}
     if (wheel := wheel_include()) is not None and (release := minor(wheel_version())):
-        sets[release] = folders(wheel, f"the executorch {wheel_version()} wheel's headers", extra, stubs)
+        sets[release] = folders(wheel, _wheel_words(), extra, stubs)
     if (sdk := cxxsdk.include_dir()) is not None and (release := minor(cxxsdk.sdk_version())):
-        sets[release] = folders(sdk, f"ExecuTorch {cxxsdk.sdk_version()}'s C++ package", extra, stubs)
+        sets[release] = folders(sdk, _sdk_words(), extra, stubs)
     return sets
 
 
