@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 REQUIRES = "trtdocs_requires"  # the literal block's attribute: its requirements, as written
 MARK_CLASSES = ["trtdocs-not-executed", "trtdocs-text-block", "no-search"]
 SHOWN = "Shown as text: no build runs it."
+# a C++ block the guard compiled has its caption; one without failed (a warning names it)
+NO_RESULT = "The C++ guard has no result for it: the build's warnings say why."
 
 
 class CodeBlock(SphinxCodeBlock):
@@ -79,7 +81,7 @@ def checked(block: nodes.literal_block, captions: Mapping[str, str], guards_ran:
     if not guards_ran:
         return "The drift guards did not run in this build, so nothing in it was checked."
     if language in CPP_LANGUAGES:
-        return captions.get(normal(shown_code(block)), "The build did not check it.")
+        return captions.get(normal(shown_code(block)), NO_RESULT)
     if language in CMAKE_LANGUAGES:
         return "The build parses it with `cmake -P`; nothing is configured."
     if language in SHELL_LANGUAGES and block_commands(language, block.astext()):
