@@ -9,15 +9,16 @@ import re
 from pathlib import Path
 
 from bs4 import BeautifulSoup
-from paths import ROOTS
-from sites import REAL_TABLE, build
+from paths import FIXTURES, ROOTS
+from sites import REAL_TABLE, build, copy_root
 
 from trtdocs.drift import captions, cpp
+from trtdocs.notebooks import cxxsdk
 
 
-def _captions(page: Path) -> list[str]:
+def _captions(page: Path, kind: str = captions.CAPTION_CLASS) -> list[str]:
     soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-    return [" ".join(p.get_text().split()) for p in soup.select(f"p.{captions.CAPTION_CLASS}")]
+    return [" ".join(p.get_text().split()) for p in soup.select(f"p.{kind}")]
 
 
 def test_build_warns_with_file_and_line(tmp_path: Path) -> None:
@@ -39,11 +40,24 @@ def test_planted_compile_error_fails_the_build(tmp_path: Path) -> None:
     assert "test-drift-cpp/index.md:8: WARNING: [cpp-compile] g++ -fsyntax-only: expected" in result.log
 
 
-def test_uncompiled_blocks_are_captioned_on_their_pages(tmp_path):
+def test_planted_missing_include_in_a_block_of_the_delegate_fails_the_build(tmp_path: Path) -> None:
+    """The block includes the delegate's header (a stub here) and uses TensorPtr
+    without the header that declares it, as notebooks/dynamic-shapes.md did."""
+    site = copy_root("drift-cpp", tmp_path)
+    page = site / "index.md"
+    page.write_text(page.read_text(encoding="utf-8") + (FIXTURES / "drift-cpp" / "delegate.md").read_text(
+        encoding="utf-8").split("The same block with the include:")[0].split("(planted).", 1)[1], encoding="utf-8")
+    result = build(site, tmp_path / "_build")
+    assert result.returncode != 0
+    assert ("drift-cpp/index.md:19: WARNING: [cpp-compile] g++ -fsyntax-only: ‘TensorPtr’ has not "
+            "been declared") in result.log, result.log
+
+
+def test_every_c_block_is_captioned_on_its_page(tmp_path):
     result = build(ROOTS / "test-drift-captions", tmp_path, strict=False, nitpicky=False)
     assert result.returncode == 0, result.log
     index = _captions(result.outdir / "index.html")
-    # three of the four blocks on the index: the one that compiles has no caption
+    # three of the four blocks on the index are not compiled, and say why
     assert index == [
         "Not compiled when this site was built: it includes <executorch/extension/module/module.h>, "
         "and no ExecuTorch 1.4 package ships the Module API headers: the executorch 1.4.1 wheel "
@@ -51,13 +65,19 @@ def test_uncompiled_blocks_are_captioned_on_their_pages(tmp_path):
         f"Not compiled when this site was built: {cpp.UNPACKAGED_RELEASES['1.6']}.",
         "Not compiled when this site was built: a fragment of a larger file.",
     ]
+    # the fourth compiled: its caption names the compiler and the package
+    assert _captions(result.outdir / "index.html", captions.COMPILED_CLASS) == [
+        f"Compiled when this site was built ({cpp.compiler()}, syntax only, C++17) against ExecuTorch "
+        f"{cxxsdk.sdk_version()}'s C++ package."]
     page = (result.outdir / "index.html").read_text(encoding="utf-8")
     # each caption sits right after its block (the highlighted code's closing tags)
-    assert len(re.findall(r'</pre></div>\s*</div>\s*<p class="trtdocs-uncompiled">', page)) == 3
+    assert len(re.findall(r'</pre></div>\s*</div>\s*<p class="trtdocs-(un)?compiled">', page)) == 4
     # the header is inline code
     assert '<p class="trtdocs-uncompiled">Not compiled when this site was built: it includes <code' in page
-    (cell,) = _captions(result.outdir / "notebooks" / "cells.html")
-    assert "<torch_tensorrt/executorch/TensorRTBackend.h>" in cell
+    # a %%writefile cell with the delegate's header compiles against its stub, which the caption names
+    (cell,) = _captions(result.outdir / "notebooks" / "cells.html", captions.COMPILED_CLASS)
+    assert cell.endswith(", with a declaration stub for <torch_tensorrt/executorch/TensorRTBackend.h>, which "
+                         "no package the build installs carries (docs/_ext/trtdocs/drift/stubs).")
 
 
 def test_a_header_that_appears_removes_its_caption_without_a_page_edit(tmp_path):
@@ -70,7 +90,7 @@ def test_a_header_that_appears_removes_its_caption_without_a_page_edit(tmp_path)
     header = tmp_path / "inc" / "executorch" / "extension" / "module" / "module.h"
     header.parent.mkdir(parents=True)
     header.write_text("#pragma once\n", encoding="utf-8")
-    result = build(site, tmp_path, strict=False, nitpicky=False, env={cpp.EXTRA_INCLUDE_ENV: str(tmp_path / "inc")})
+    result = build(site, tmp_path, strict=False, nitpicky=False, trtdocs_cxx_include=str(tmp_path / "inc"))
     assert result.returncode == 0, result.log
     got = _captions(result.outdir / "index.html")
     assert len(got) == 2 and not any("module.h" in c for c in got)

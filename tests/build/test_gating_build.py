@@ -38,7 +38,7 @@ def test_gated_cell_is_marked_and_does_not_run(gated_build: tuple[Path, Path]) -
     assert not (ran / "dependent-cell-ran.txt").exists()
     assert not list(site.rglob("*-ran.txt"))  # nothing is written into the source tree
     page = _html(out, "notebooks/gated")
-    marks = page.select(".trtdocs-not-executed")
+    marks = page.select(".trtdocs-not-executed:not(.trtdocs-text-block)")
     assert len(marks) == 2
     assert "disabled for this build" in marks[0].get_text()
     assert "reads device_value, which the cell at line 23 defines" in marks[1].get_text()
@@ -51,8 +51,36 @@ def test_gated_cell_is_marked_and_does_not_run(gated_build: tuple[Path, Path]) -
     assert banner is not None and "Partly executed in this build" in banner.get_text()
     assert "2 of 4 code cells did not run here" in banner.get_text()
     # the shell and CMake blocks outside the cells are counted
-    assert "Shown as text, not run in this build: 1 shell block and 1 CMake block." in banner.get_text()
+    assert ("Shown as text, not run in this build: 1 shell block and 1 CMake block. 1 of them is marked "
+            "with what it needs, as a cell that did not run is.") in banner.get_text()
     assert "The build checks" not in banner.get_text()  # this root has no drift guards
+
+
+def test_a_block_shown_as_text_that_needs_a_gpu_carries_a_cells_mark(gated_build: tuple[Path, Path]) -> None:
+    """`{code-block}` with `:requires:`: the mark a cell gets, right above the block,
+    with the probe's reason and what the build checked of it (no guard runs here)."""
+    _, out = gated_build
+    page = _html(out, "notebooks/gated")
+    (mark,) = page.select("details.trtdocs-not-executed.trtdocs-text-block")
+    assert mark.find("summary").get_text(strip=True) == "Not run in this build: needs a CUDA GPU."
+    folded = [p.get_text(" ", strip=True) for p in mark.find_all("p")]
+    assert folded == ["Shown as text: no build runs it.",
+                      "needs a CUDA GPU: disabled for this build (TRTDOCS_DISABLE)",
+                      "The drift guards did not run in this build, so nothing in it was checked."]
+    block = mark.find_next_sibling()
+    assert "highlight-bash" in block["class"] and block.get_text().strip() == "nvidia-smi"
+    # the CMake block, without :requires:, has no mark
+    assert page.select_one("div.highlight-cmake").find_previous_sibling().name != "details"
+
+
+def test_an_unknown_requirement_on_a_block_fails_at_its_line(tmp_path: Path) -> None:
+    site = copy_root("gating", tmp_path)
+    (site / "notebooks" / "recordable.md").unlink()
+    page = site / "notebooks" / "gated.md"
+    page.write_text(page.read_text().replace(":requires: [cuda]\nnvidia", ":requires: [gpu]\nnvidia"))
+    result = build(site, tmp_path / "_build", strict=False, **CPU_ONLY)
+    assert result.returncode != 0
+    assert "gated.md:40: ERROR: :requires: unknown requirement 'gpu'" in result.log, result.log
 
 
 def test_provenance_json_describes_each_notebook(gated_build: tuple[Path, Path]) -> None:

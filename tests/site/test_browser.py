@@ -69,7 +69,7 @@ def test_status_banner_and_not_executed_marks_are_visible(page, built_site: Path
         summary.click()  # open the fold: what the page needs is under it
         text = banner.inner_text()
         assert ("Runs on a CPU." in text) or ("Its code cells run on a CPU." in text) or ("Needs " in text), text
-        marks = page.locator("article .trtdocs-not-executed")
+        marks = page.locator("article .trtdocs-not-executed:not(.trtdocs-text-block)")  # cells'; text blocks' below
         # of a page shown from a record: the cells that did not run where it was made
         skipped = len(entry["cells_not_executed"])
         assert marks.count() == skipped, f"{doc}: {marks.count()} marks for {skipped} cells not executed"
@@ -81,8 +81,17 @@ def test_status_banner_and_not_executed_marks_are_visible(page, built_site: Path
             cell = mark.locator("xpath=following-sibling::*[1]")
             assert "cell" in (cell.get_attribute("class") or "")
             assert cell.locator(".cell_output").count() == 0, f"{doc}: a cell that did not run shows output"
+        # a block shown as text that needs a GPU or TensorRT: the same mark, right above the block
+        for i in range((text_marks := page.locator("article details.trtdocs-text-block")).count()):
+            mark = text_marks.nth(i)
+            assert mark.is_visible() and mark.inner_text().startswith("Not run in this build: needs ")
+            shown = mark.locator("xpath=following-sibling::*[1]").get_attribute("class") or ""
+            assert "highlight-" in shown or "literal-block-wrapper" in shown, f"{doc}: {shown}"
         if doc.endswith("export-pte"):
             shot(page, "not-executed-marks")
+        if doc.endswith("run-cpp"):
+            page.locator("article details.trtdocs-text-block").first.scroll_into_view_if_needed()
+            shot(page, "text-block-marks")
 
 
 def test_feature_notes_are_visible(page, built_site: Path, site_url: str) -> None:

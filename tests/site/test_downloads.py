@@ -37,6 +37,15 @@ def test_install_command_becomes_a_shell_block(ctx: markdown.Context) -> None:
     assert markdown.leftovers(out) == []
 
 
+def test_a_code_block_becomes_a_fence_with_what_it_needs(ctx: markdown.Context) -> None:
+    text = "Run:\n\n```{code-block} bash\n:requires: [cuda, tensorrt]\nnvidia-smi\n```\n"
+    out = markdown.render(text, ctx)
+    assert out == ("Run:\n\n*Not run in the guide's build; needs a CUDA GPU, Torch-TensorRT with TensorRT "
+                   "(import torch_tensorrt).*\n\n```bash\nnvidia-smi\n```\n")
+    assert markdown.leftovers(out) == []
+    assert markdown.render("```{code-block} cpp\nint main() {}\n```\n", ctx) == "```cpp\nint main() {}\n```\n"
+
+
 def test_version_notes_follow_the_site(ctx: markdown.Context) -> None:
     # a feature 2.14 has everywhere: no note, and the sentence closes over it
     assert markdown.render("It runs on the GPU {feature}`cuda-backend-coalesce`.\n", ctx) == "It runs on the GPU.\n"

@@ -127,6 +127,13 @@ class TrtdocsConfig:
     resolve_cache: str = setting("", "where the day's resolutions are kept (from the confdir); \"\" = "
                                  "trtdocs/resolve beside the output folder", rebuild="",
                                  env="TRTDOCS_RESOLVE_CACHE")
+    # "html": each C++ block's caption names the headers it compiled against
+    cxx_include: str = setting("", "folders of real C++ headers (os.pathsep-separated) the C++ guard "
+                               "searches after the packages' and before its stubs", rebuild="html",
+                               env="TRTDOCS_CXX_INCLUDE")
+    cxx_stubs: bool = setting(True, "compile C++ blocks with the declaration stubs (drift/stubs) for "
+                              "headers no folder has; off: such a header fails its block", rebuild="html",
+                              env="TRTDOCS_CXX_STUBS", parse=_flag)
 
 
 FIELDS: tuple[dataclasses.Field, ...] = dataclasses.fields(TrtdocsConfig)
@@ -142,6 +149,17 @@ def _default(field: dataclasses.Field) -> Any:
         return field.metadata["parse"](text)
     except ValueError as exc:
         raise ConfigError(f"{name} {exc}, not {text!r}") from None
+
+
+def from_environment(name: str) -> Any:
+    """Setting ``name``'s value where no Sphinx config exists (the drift guards' own
+    process): its default, or its environment variable's value."""
+    return _default(next(f for f in FIELDS if f.name == name))
+
+
+def environment_name(name: str) -> str:
+    """The environment variable of setting ``name``."""
+    return next(f for f in FIELDS if f.name == name).metadata["env"]
 
 
 def of(config: Config) -> TrtdocsConfig:

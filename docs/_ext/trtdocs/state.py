@@ -8,7 +8,7 @@
   page's contribution: the notebooks' plans, the features each page names,
   the pages made from every notebook's plan or from the installed API; and,
   kept across builds, what the whole build found (the installed API's key, the
-  C++ blocks left uncompiled);
+  C++ blocks' captions);
 * per build, made again by each build (at ``builder-inited``, or on first
   use) and never pickled: the features table, the gating's inputs, the
   installed API, the notebooks running.
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 # Bump when what the environment keeps changes shape (PagePlan and friends), so
 # that Sphinx discards an environment pickled by older code.
-ENV_VERSION = 9
+ENV_VERSION = 10
 
 
 def _per_build() -> Any:
@@ -62,9 +62,9 @@ class BuildState:
     backref_docs: set[str] = dataclasses.field(default_factory=set)
     # -- across builds: the installed API's key when api_docs were last read
     api_key: str = ""
-    # the C++ blocks the drift guard did not compile, by page: ((code, header, reason), ...)
-    # (trtdocs.drift.captions, set at env-updated)
-    uncompiled: dict[str, tuple[tuple[str, str, str], ...]] = dataclasses.field(default_factory=dict)
+    # what the drift guard found of each C++ block, by page: ((code, class, sentence), ...)
+    # (trtdocs.drift.captions, set at env-updated; the text blocks' marks read it too)
+    cpp_captions: dict[str, tuple[tuple[str, str, str], ...]] = dataclasses.field(default_factory=dict)
     # how each install command resolved, by page: (the banner's lead, one sentence per command)
     # (trtdocs.drift.sphinx, set at env-updated)
     install_claims: dict[str, tuple[str, tuple[str, ...]]] = dataclasses.field(default_factory=dict)

@@ -10,80 +10,134 @@ from pathlib import Path
 import pytest
 
 from trtdocs.notebooks import cxxsdk
-from trtdocs.drift import cpp, installs
+from trtdocs.drift import cpp, headers, installs
 from trtdocs.drift.commands import parse_command
 from trtdocs.features.validate import load as load_features
 from paths import ROOT, FIXTURES
 
 TABLE = load_features(ROOT / "docs" / "features.toml")
 
-# Blocks of the real pages that cannot compile here: (page, header). Each header must
-# match cpp.EXPECTED_MISSING (or cpp.WHEEL_MISSING, for a block marked for executorch
-# 1.4), which says why it is absent. Update with the pages. gpu-resident-io's blocks all
-# compile: the 1.4 and 1.5 forms of make_tensor_ptr against the 1.4.1 wheel and the
-# 1.5.1 C++ package, the Module part against the package (issue 19 item 2).
-REAL_EXPECTED_MISSING: set[tuple[str, str]] = {
-    ("notebooks/dynamic-shapes.md", "torch_tensorrt/executorch/TensorRTBackend.h"),
-    ("notebooks/performance.md", "executorch/extension/cuda/caller_stream.h"),
-    ("notebooks/run-cpp.md", "executorch/extension/cuda/caller_stream.h"),  # the split-program runner
+# The stubs each real page's blocks read (page -> stub headers): every other header
+# comes from a package. Update with the pages.
+REAL_STUBS: dict[str, set[str]] = {
+    "notebooks/dynamic-shapes.md": {"torch_tensorrt/executorch/TensorRTBackend.h"},
+    "notebooks/performance.md": {"executorch/extension/cuda/caller_stream.h"},
+    "notebooks/run-cpp.md": {"executorch/extension/cuda/caller_stream.h"},  # the split-program runner
 }
+DELEGATE = FIXTURES / "drift-cpp" / "delegate.md"
 
 
 def test_cxx_package_headers_are_found():
-    inc = cpp.executorch_include()
+    inc = headers.executorch_include()
     assert inc is not None and inc == cxxsdk.include_dir()
     # the C++ package has the Module API; the 1.4.1 wheel does not
     assert (inc / "executorch/extension/module/module.h").is_file()
-    wheel = cpp.wheel_include()
+    wheel = headers.wheel_include()
     assert wheel is not None and not (wheel / "executorch/extension/module/module.h").exists()
-    assert set(cpp.api_include_dirs()) == {"1.4", "1.5"}
+    assert set(headers.api_folders()) == {"1.4", "1.5"}
 
 
 def test_cuda_headers_are_found():
-    inc = cpp.cuda_include()
+    inc = headers.cuda_include()
     assert inc is not None and (inc / "crt" / "host_config.h").is_file()
 
 
+def test_the_stubs_come_last_and_only_when_on():
+    on = headers.folders(stubs=True)
+    assert on[-1] == headers.Folder(headers.STUBS, "stubs", "") and not any(f.kind == "stubs" for f in on[:-1])
+    assert not any(f.kind == "stubs" for f in headers.folders(stubs=False))
+    real = headers.folders(extra=[Path("/real")], stubs=True)
+    assert [f.kind for f in real][-2:] == ["real", "stubs"]  # real headers win over the stubs
+
+
 def test_good_blocks_compile_or_are_listed_with_reasons():
-    result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"])
+    result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"], stubs=True)
     assert result.violations == ()
-    # the runtime API, the Module API, a CUDA block, the 1.4 tensor API (1.4.1 wheel)
-    assert result.compiled == 4 and result.parsed_cmake == 1
+    # the runtime API, the Module API, a CUDA block, the 1.4 tensor API (1.4.1 wheel), the delegate's stub
+    assert result.compiled == 5 and result.parsed_cmake == 1
     assert [(item.line, item.header) for item in result.listed] == [
         (90, "executorch/extension/module/module.h"),
-        (98, "torch_tensorrt/executorch/TensorRTBackend.h"),
         (107, ""),
     ]
     assert "1.4.1 wheel" in result.listed[0].reason
     assert all(item.reason for item in result.listed)
+    package = f"ExecuTorch {cxxsdk.sdk_version()}'s C++ package"
+    by_line = {done.fence_line: done for done in result.blocks}
+    assert by_line[5].against == (package,) and by_line[5].stubs == ()
+    assert by_line[73].against == (f"the executorch {headers.wheel_version()} wheel's headers",)
+    assert by_line[59].against[0] == package and by_line[59].against[1].startswith("CUDA 1")
+    assert by_line[97].stubs == ("torch_tensorrt/executorch/TensorRTBackend.h",)
 
 
 def test_bad_blocks_fail_with_file_and_line():
-    result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "bad.md"])
+    result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "bad.md"], stubs=True)
     got = [(v.line, v.rule) for v in result.violations]
     assert got == [(8, "cpp-compile"), (16, "cpp-compile"), (22, "header-missing"), (30, "cmake-parse"),
                    (41, "cpp-compile"), (51, "api-version")]
     text = "\n".join(map(str, result.violations))
     assert "drift-cpp/bad.md:8: [cpp-compile] g++ -fsyntax-only: expected" in text
     assert "'MethodNotThere'" in text.replace("‘", "'").replace("’", "'")
-    assert "text_llm_runner.h> is not on this machine and not in EXPECTED_MISSING" in text
+    assert "text_llm_runner.h> is in no include folder, and no stub in docs/_ext/trtdocs/drift/stubs" in text
     # the 1.4 call, unmarked, meets the 1.5 signature (the device moved after the type)
     assert "drift-cpp/bad.md:41: [cpp-compile] g++ -fsyntax-only: no matching function" in text
     assert "marked for executorch 0.9; the headers here are executorch 1.4, 1.5" in text
 
 
+def test_a_missing_include_in_a_block_of_the_delegate_fails():
+    """Planted: the block includes the delegate's header (a stub here) and uses
+    TensorPtr without including what declares it; a copy of the guard, which the
+    real header deletes. Both fail with the page's lines; the fixed block compiles."""
+    result = cpp.check_pages(FIXTURES, paths=[DELEGATE], stubs=True)
+    got = [(v.line, v.rule) for v in result.violations]
+    assert got[:3] == [(12, "cpp-compile"), (15, "cpp-compile"), (17, "cpp-compile")]
+    assert "'TensorPtr' has not been declared" in str(result.violations[0]).replace("‘", "'").replace("’", "'")
+    assert got[3:] == [(53, "cpp-compile")] and "deleted function" in result.violations[3].message
+    assert [(d.fence_line, d.stubs) for d in result.blocks] == [
+        (23, ("torch_tensorrt/executorch/TensorRTBackend.h",)),
+        (59, ("executorch/extension/cuda/caller_stream.h",)),
+    ]
+
+
+def test_without_stubs_a_header_no_folder_has_fails_its_block():
+    result = cpp.check_pages(FIXTURES, paths=[DELEGATE], stubs=False)
+    assert {(v.line, v.rule) for v in result.violations} == {
+        (7, "header-missing"), (24, "header-missing"), (47, "header-missing"), (61, "header-missing")}
+    assert "the stubs are off (TRTDOCS_CXX_STUBS=0)" in result.violations[0].message
+    assert result.blocks == ()
+
+
+def test_real_headers_come_before_the_stubs(tmp_path: Path):
+    """A folder of real headers (TRTDOCS_CXX_INCLUDE) wins over a stub, and the block says
+    which headers came from it. Here the 'real' header is a copy of the stub."""
+    real = tmp_path / "real"
+    for name in headers.stub_headers():
+        (real / name).parent.mkdir(parents=True, exist_ok=True)
+        (real / name).write_bytes((headers.STUBS / name).read_bytes())
+    result = cpp.check_pages(FIXTURES, paths=[DELEGATE], extra_include=[real], stubs=True)
+    assert [(d.fence_line, d.real, d.stubs) for d in result.blocks] == [
+        (23, ("torch_tensorrt/executorch/TensorRTBackend.h",), ()),
+        (59, ("executorch/extension/cuda/caller_stream.h",), ()),
+    ]
+
+
 def test_real_pages():
-    result = cpp.check_pages(ROOT)
+    """Every C++ block of the guide compiles: none is listed, none fails."""
+    result = cpp.check_pages(ROOT, stubs=True)
     assert result.violations == (), "\n".join(map(str, result.violations))
-    assert {(item.path, item.header) for item in result.listed if item.header} == REAL_EXPECTED_MISSING
+    assert result.listed == ()
+    stubs: dict[str, set[str]] = {}
+    for done in result.blocks:
+        if done.stubs:
+            stubs.setdefault(done.path, set()).update(done.stubs)
+    assert stubs == REAL_STUBS
 
 
 def test_writefile_cells_are_checked_as_the_files_they_write():
     # a planted compile error in a %%writefile cell names the page line of the error
-    result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "writefile.md"])
+    result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "writefile.md"], stubs=True)
     got = [(v.line, v.rule) for v in result.violations]
     assert got == [(16, "cpp-compile"), (25, "cmake-parse")]
-    assert result.compiled == 1 and result.parsed_cmake == 1
+    assert result.compiled == 0 and result.parsed_cmake == 1  # compiled: without an error
 
 
 def test_cxx_package_install_command():
@@ -192,7 +246,7 @@ def test_a_block_for_an_unpackaged_release_is_listed_and_a_mistyped_one_fails(tm
     page = tmp_path / "page.md"
     page.write_text("% drift: executorch 1.6\n```cpp\nint main() { return 0; }\n```\n\n"
                     "% drift: executorch 1.66\n```cpp\nint main() { return 0; }\n```\n", encoding="utf-8")
-    result = cpp.check_pages(tmp_path, paths=[page])
+    result = cpp.check_pages(tmp_path, paths=[page], stubs=True)
     assert [(item.fence_line, item.release, item.reason) for item in result.listed] == [
         (2, "1.6", cpp.UNPACKAGED_RELEASES["1.6"])]
     assert [(v.line, v.rule) for v in result.violations] == [(8, "api-version")]
@@ -200,16 +254,22 @@ def test_a_block_for_an_unpackaged_release_is_listed_and_a_mistyped_one_fails(tm
 
 
 def test_a_block_that_compiled_is_not_compiled_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A stamp per block that compiled (code, flags, include folders, compiler);
-    a failing block leaves none, so it fails on every check."""
+    """A stamp per block that compiled (code, flags, include folders, stubs, compiler),
+    holding what it read; a failing block leaves none, so it fails on every check."""
     monkeypatch.setenv("TRTDOCS_CACHE_DIR", str(tmp_path))
     stamps = tmp_path / cpp.PASSED
-    first = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"])
+    first = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"], stubs=True)
     made = sorted(stamps.iterdir())
-    assert first.compiled == 4 and len(made) == 4
-    again = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"])
-    assert (again.violations, again.compiled) == ((), 4) and sorted(stamps.iterdir()) == made
-    bad = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "bad.md"])
+    assert first.compiled == 5 and len(made) == 5
+    again = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"], stubs=True)
+    assert (again.violations, again.blocks) == ((), first.blocks) and sorted(stamps.iterdir()) == made
+    bad = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "bad.md"], stubs=True)
     assert bad.violations and sorted(stamps.iterdir()) == made
-    dirs = cpp.include_dirs(())
-    assert cpp.passed_stamp("int main() {}\n", dirs) != cpp.passed_stamp("int main() { }\n", dirs)
+    folders = headers.folders(stubs=True)
+    assert cpp.passed_stamp("int main() {}\n", folders) != cpp.passed_stamp("int main() { }\n", folders)
+    assert cpp.passed_stamp("int main() {}\n", folders) != cpp.passed_stamp("int main() {}\n", folders[:-1])
+
+
+def test_dependency_lists_are_read_as_g_plus_plus_writes_them():
+    deps = "block.o: /tmp/x/block.cpp /usr/include/a\\ b.h \\\n /opt/inc/c.h\n"
+    assert cpp.read_files(deps) == [Path("/tmp/x/block.cpp"), Path("/usr/include/a b.h"), Path("/opt/inc/c.h")]

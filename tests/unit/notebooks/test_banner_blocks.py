@@ -37,10 +37,22 @@ def test_the_sentence_names_each_kind_and_what_the_guards_check() -> None:
     with_checks = text_blocks_text({"shell": 1, "C++": 2, "CMake": 1}, checked=True)
     assert with_checks.startswith(
         "Shown as text, not run in this build: 1 shell block, 2 C++ blocks and 1 CMake block. The build checks ")
-    assert " It compiles each C++ block against" in with_checks and with_checks.endswith(" It parses each CMake block.")
+    assert " It compiles each C++ block and says under it against which headers" in with_checks and with_checks.endswith(" It parses each CMake block.")
     assert "compiles" not in text_blocks_text({"shell": 1}, checked=True)  # only the kinds the page has
     # no guard reads Python shown as text: the sentence claims no check of it
     assert text_blocks_text({"Python": 1}, checked=True) == "Shown as text, not run in this build: 1 Python block."
+
+
+def test_the_sentence_counts_the_marked_blocks() -> None:
+    assert text_blocks_text({"shell": 3, "C++": 1}, checked=False, marked=2) == (
+        "Shown as text, not run in this build: 3 shell blocks and 1 C++ block. 2 of them are marked "
+        "with what they need, as a cell that did not run is.")
+    assert text_blocks_text({"shell": 3}, checked=False, marked=1).endswith(
+        " 1 of them is marked with what it needs, as a cell that did not run is.")
+    assert text_blocks_text({"shell": 1}, checked=False, marked=1).endswith(
+        " It is marked with what it needs, as a cell that did not run is.")
+    assert text_blocks_text({"C++": 3}, checked=False, marked=3).endswith(
+        " Each is marked with what it needs, as a cell that did not run is.")
 
 
 def test_a_page_with_only_cells_says_nothing() -> None:

@@ -124,7 +124,7 @@ def test_every_make_target_script_and_path_exists() -> None:
                 assert (REPO / job["uses"]).is_file(), f"{wf.name}: {job_id}: {job['uses']}"
                 named.append(job["uses"])
     assert {"make test", "make record", "make html", "make venv", "make installs", "tools/shard.py",
-            "tools/compare_records.py", "requirements-gpu.txt"} <= set(named)
+            "tools/compare_records.py", "tools/cxx_headers.py", "requirements-gpu.txt"} <= set(named)
 
 
 def test_the_weekly_job_resolves_every_install_command_anew() -> None:

@@ -10,8 +10,10 @@ checked against the packages they name and the features table
 * :mod:`.api`: names and keywords notebook cells use, checked against the installed API
   (:mod:`trtdocs.api.uses`, griffe, no import);
 * :mod:`.options`: the ``save()`` options table of docs/data against the installed ``save()``;
-* :mod:`.cpp`: C++ blocks compiled against the headers of the ExecuTorch release their
-  page names, CMake parsed; :mod:`.captions` says under each block it could not compile why;
+* :mod:`.cpp`: every C++ block compiled against the headers of :mod:`.headers` (the
+  packages' real headers, ``TRTDOCS_CXX_INCLUDE``'s, then declaration stubs for the ones
+  no package carries, ``stubs/``), CMake parsed; :mod:`.captions` says under each block
+  what it was compiled against, or why not;
 * :mod:`.marks`: guard marks sit on MyST comment lines above a block, never in code;
 * :mod:`.programs`: a file one page hands to a later page is written first, in ``programs/``;
 * :mod:`.evidence`: the evidence register (``docs/evidence/<page>.toml``) against its pages;

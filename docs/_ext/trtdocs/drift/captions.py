@@ -1,27 +1,28 @@
-"""A line under each C++ block the build does not compile, saying why.
+"""A line under each C++ block: what the build compiled it against, or why not.
 
-The C++ guard (:mod:`.cpp`) compiles every C++ block against the ExecuTorch
-release its page names and lists each block it cannot compile, with the reason:
-a header no package the build installs ships, a release no package ships, or a
-fragment of a larger file. The page says so under the block, from that list, so
-a reader never takes an uncompiled block for a checked one and the reason
-cannot drift from the guard's.
+The C++ guard (:mod:`.cpp`) compiles every C++ block and reports, for each, the
+headers it read (:class:`~.cpp.Compiled`: ExecuTorch's package, CUDA's headers,
+real headers named in ``TRTDOCS_CXX_INCLUDE``, declaration stubs) or why it was
+not compiled (:class:`~.cpp.Listed`: a fragment, a release no package ships). The
+page says so under the block, from that report, so a reader sees what was checked
+of each block, every stub it leaned on is named, and the words cannot drift from
+the guard's.
 
 Order in a build: the guards run in a child process while the pages are read
 (:mod:`.sphinx`). At ``env-updated`` every page has been read; the report is
 waited for, each page's captions are kept in the environment, and the pages
 whose captions changed since the last build are returned, so Sphinx writes them
 again even when their source did not change (a package that starts shipping a
-header removes the caption). At ``doctree-resolved`` each caption goes after its
-block, found by the block's code. A listed block that is not found is a warning
-with the page and line: nothing is dropped silently.
+header changes the caption). At ``doctree-resolved`` each caption goes after its
+block, found by the block's code. A caption whose block is not found is a warning
+with the page: nothing is dropped silently.
 
-Rule (one): ``caption-placed``: every block the C++ guard lists gets its caption.
+Rule (one): ``caption-placed``: every C++ block the guard checks gets its caption.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -30,7 +31,9 @@ from docutils import nodes
 from sphinx.util import logging
 
 from .. import state
-from .cpp import Listed
+from ..output.inline import inline
+from .cpp import Compiled, Listed
+from .headers import EXTRA_INCLUDE_ENV, STUBS_WORDS
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -40,46 +43,70 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RULES: Mapping[str, str] = MappingProxyType({
-    "caption-placed": "every C++ block the guard does not compile shows the reason under it on its page",
+    "caption-placed": "every C++ block the guard checks says under it what it compiled against, or why not",
 })
-CAPTION_CLASS = "trtdocs-uncompiled"  # the caption paragraph's class (for styling and tests)
+CAPTION_CLASS = "trtdocs-uncompiled"  # the caption of a block not compiled (for styling and tests)
+COMPILED_CLASS = "trtdocs-compiled"  # the caption of a block compiled
 LEAD = "Not compiled when this site was built"
+COMPILED_LEAD = "Compiled when this site was built"
 # Containers that hold a code block and nothing a caption should go inside of:
 # Sphinx's captioned code block and myst-nb's cell input.
 _WRAPPERS = frozenset({"literal-block-wrapper", "cell_input"})
 
-Caption = tuple[str, str, str]  # the block's code, the missing header ("" when none), the reason
+Caption = tuple[str, str, str]  # the block's code, its class, the sentence (`code` spans in backticks)
 Captions = dict[str, tuple[Caption, ...]]
 
 
 def caption_text(header: str, reason: str) -> str:
-    """The sentence under the block, as text."""
-    return f"{LEAD}: it includes <{header}>, and {reason}." if header else f"{LEAD}: {reason}."
+    """The sentence under a block not compiled."""
+    return f"{LEAD}: it includes `<{header}>`, and {reason}." if header else f"{LEAD}: {reason}."
 
 
-def caption_node(header: str, reason: str) -> nodes.paragraph:
-    """The sentence under the block: the header as inline code."""
-    para = nodes.paragraph("", "", classes=[CAPTION_CLASS])
-    if header:
-        para += [nodes.Text(f"{LEAD}: it includes "), nodes.literal(f"<{header}>", f"<{header}>"),
-                 nodes.Text(f", and {reason}.")]
-    else:
-        para += nodes.Text(f"{LEAD}: {reason}.")
+def _and(items: Sequence[str]) -> str:
+    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
+
+
+def _headers(names: Sequence[str]) -> str:
+    return _and([f"`<{name}>`" for name in names])
+
+
+def compiled_text(item: Compiled) -> str:
+    """The sentence under a block compiled: the compiler, and every kind of header it read."""
+    sources = list(item.against)
+    if item.real:
+        sources.append(f"the real {_headers(item.real)} from `{EXTRA_INCLUDE_ENV}`")
+    text = (f"{COMPILED_LEAD} ({item.compiler}, syntax only, C++17) against "
+            f"{_and(sources) if sources else 'the C++ standard library only'}")
+    if item.stubs:
+        many = len(item.stubs) > 1
+        text += (f", with {'declaration stubs' if many else 'a declaration stub'} for {_headers(item.stubs)}, "
+                 f"which no package the build installs carries (`{STUBS_WORDS}`)")
+    return text + "."
+
+
+def caption_node(text: str, kind: str = CAPTION_CLASS) -> nodes.paragraph:
+    """The sentence under the block: headers and paths as inline code."""
+    para = nodes.paragraph("", "", classes=[kind])
+    para += inline(text)
     return para
 
 
-def by_page(items: Iterable[Listed], srcdir: Path, env: BuildEnvironment) -> Captions:
-    """Docname -> (code, header, reason) of each listed block, one entry per block."""
+def by_page(listed: Iterable[Listed], compiled: Iterable[Compiled], srcdir: Path,
+            env: BuildEnvironment) -> Captions:
+    """Docname -> (code, class, sentence) of each C++ block the guard checked, one entry per block."""
     out: dict[str, list[Caption]] = {}
     seen: set[tuple[str, int]] = set()
-    for item in items:
-        if (item.path, item.fence_line) in seen:
-            continue  # one caption for a block, even with several missing headers
-        seen.add((item.path, item.fence_line))
-        docname = env.path2doc(str(srcdir / item.path))
+    entries = [(item.path, item.fence_line, item.code, CAPTION_CLASS, caption_text(item.header, item.reason))
+               for item in listed]
+    entries += [(item.path, item.fence_line, item.code, COMPILED_CLASS, compiled_text(item)) for item in compiled]
+    for path, fence_line, code, kind, text in entries:
+        if (path, fence_line) in seen:
+            continue  # one caption for a block
+        seen.add((path, fence_line))
+        docname = env.path2doc(str(srcdir / path))
         if docname is None:
             continue  # a page outside this project's documents (the guards read by glob)
-        out.setdefault(docname, []).append((item.code, item.header, item.reason))
+        out.setdefault(docname, []).append((code, kind, text))
     return {doc: tuple(entries) for doc, entries in out.items()}
 
 
@@ -88,15 +115,15 @@ def _updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     from .sphinx import current_report
 
     report = current_report(app)
-    new = by_page(report.uncompiled, Path(app.srcdir), env) if report is not None else {}
+    new = by_page(report.uncompiled, report.compiled, Path(app.srcdir), env) if report is not None else {}
     build = state.of(env)
-    old: Captions = build.uncompiled
-    build.uncompiled = new
+    old: Captions = build.cpp_captions
+    build.cpp_captions = new
     changed = {doc for doc in set(old) | set(new) if old.get(doc) != new.get(doc)}
     return sorted(changed & env.all_docs.keys())
 
 
-def _shown_code(block: nodes.literal_block) -> str:
+def shown_code(block: nodes.literal_block) -> str:
     """A code block's text as the guard saw it: a ``%%writefile`` cell without its magic line."""
     lines = block.astext().strip("\n").splitlines()
     if lines and lines[0].startswith("%%writefile"):
@@ -104,7 +131,8 @@ def _shown_code(block: nodes.literal_block) -> str:
     return "\n".join(line.rstrip() for line in lines).strip("\n")
 
 
-def _normal(code: str) -> str:
+def normal(code: str) -> str:
+    """Code as the guard and the page both show it: no trailing blanks, no blank edges."""
     return "\n".join(line.rstrip() for line in code.strip("\n").splitlines())
 
 
@@ -113,25 +141,25 @@ def place(doctree: nodes.document, entries: Iterable[Caption]) -> list[str]:
     blocks = list(doctree.findall(nodes.literal_block))
     used: set[int] = set()
     lost = []
-    for code, header, reason in entries:
-        want = _normal(code)
-        found = next((b for b in blocks if id(b) not in used and _shown_code(b) == want), None)
+    for code, kind, text in entries:
+        want = normal(code)
+        found = next((b for b in blocks if id(b) not in used and shown_code(b) == want), None)
         if found is None:
-            lost.append(caption_text(header, reason))
+            lost.append(text)
             continue
         used.add(id(found))
         target: nodes.Element = found
         while isinstance(target.parent, nodes.container) and _WRAPPERS & set(target.parent["classes"]):
             target = target.parent
-        target.parent.insert(target.parent.index(target) + 1, caption_node(header, reason))
+        target.parent.insert(target.parent.index(target) + 1, caption_node(text, kind))
     return lost
 
 
 def _resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    entries = state.of(app.env).uncompiled.get(docname, ())
+    entries = state.of(app.env).cpp_captions.get(docname, ())
     for text in place(doctree, entries):
         logger.warning("[caption-placed] no code block on the page matches a C++ block the guard "
-                       "did not compile; its caption is not shown: %s", text,
+                       "checked; its caption is not shown: %s", text,
                        location=docname, type="trtdocs", subtype="drift")
 
 

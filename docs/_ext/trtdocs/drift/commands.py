@@ -113,6 +113,13 @@ def find_commands(path: Path, root: Path | None = None, text: str | None = None)
     return commands, problems
 
 
+def block_commands(language: str, code: str) -> list[InstallCommand]:
+    """The install commands of one shell block's code, found as in a page."""
+    fence = "`" * 4
+    found, _ = find_commands(Path("block.md"), text=f"{fence}{language}\n{code.rstrip()}\n{fence}\n")
+    return found
+
+
 def parse_command(text: str, path: str, line: int, *, export_only: bool = False,
                   release: str | None = None) -> tuple[list[InstallCommand], list[Violation]]:
     """The install commands in one shell line (``a && b`` may hold several)."""

@@ -1,31 +1,27 @@
-"""C++ and CMake blocks of the guide, checked against what the build machine has.
+"""C++ and CMake blocks of the guide, checked against the headers they include.
 
 Every ```cpp / ```c++ block (or ``{code-block} cpp``) is compiled with
-``g++ -fsyntax-only -std=c++17`` against the headers of ExecuTorch's C++
-package (the executorch 1.5.x wheel in ``$EXECUTORCH_CXX_PREFIX``, see
-:mod:`trtdocs.notebooks.cxxsdk`; the installed wheel's headers when there is none), with
-the definition its CMake package gives consumers for the bundled c10 headers,
-and with the CUDA headers of the venv's NVIDIA packages (``nvidia/cu13/include``).
-A block that includes a header the machine lacks is not compiled: it is
-reported with the header, and passes only when the header matches
-:data:`EXPECTED_MISSING`, which says why it is absent. An unexpected missing
-header is a violation, so nothing is skipped silently. More include folders (an
-ExecuTorch source checkout at the pinned commit, TensorRT) can be given in
-``TRTDOCS_CXX_INCLUDE`` (os.pathsep-separated); blocks then compile that were
-listed before.
+``g++ -fsyntax-only -std=c++17`` against the include folders of :mod:`.headers`,
+in g++'s search order: the real headers PyPI carries (ExecuTorch's C++ package or
+wheel, CUDA's from the venv's wheels), the real folders of ``TRTDOCS_CXX_INCLUDE``,
+then the declaration stubs for the headers no package carries. No block is left
+out for a missing header: a header found nowhere fails its block (rule
+``header-missing``), so a missing include fails the build whatever the block
+includes. The compile's dependency list (``-MD``) says which folders a block read;
+each compiled block is reported (:class:`Compiled`) with them, and :mod:`.captions`
+says under it what it was compiled against, naming every stub it read.
 
 Marks for this guard sit on a MyST comment line right above the block, never
 inside the code a reader copies. A block under ``% drift: fragment`` is a piece
-of a larger file shown for reading; it is listed as skipped with that reason. A
-block under ``% drift: executorch X.Y`` is written for that release's C++ API
-(the ExecuTorch a release's source build pins): it compiles against the headers
-of whichever ExecuTorch here has that version, the C++ package or the installed
-wheel, and fails when neither has it. A release no package here ships (one of
-:data:`UNPACKAGED_RELEASES`, which says why) is listed, not compiled; any other
-release is a violation, so a mistyped mark fails.
-
-Every block that is not compiled is listed (:class:`Listed`) with its reason;
-:mod:`.captions` prints that reason under the block on the page.
+of a larger file shown for reading; it is listed with that reason. A block under
+``% drift: executorch X.Y`` is written for that release's C++ API (the ExecuTorch
+a release's source build pins): it compiles against the headers of whichever
+ExecuTorch here has that version, the C++ package or the installed wheel, and
+fails when neither has it. A header that release's wheel does not ship
+(:data:`WHEEL_MISSING`) and a release no package here ships
+(:data:`UNPACKAGED_RELEASES`) are listed, with the reason; any other release is a
+violation, so a mistyped mark fails. Every block not compiled is listed
+(:class:`Listed`) and :mod:`.captions` prints the reason under it.
 
 A code cell that starts with ``%%writefile <file>`` is a block in the
 language of that file: C++ for a ``.cpp``/``.h`` file, CMake for
@@ -44,8 +40,7 @@ import dataclasses
 import fnmatch
 import functools
 import hashlib
-import importlib.metadata
-import importlib.util
+import json
 import os
 import re
 import shutil
@@ -58,36 +53,27 @@ from types import MappingProxyType
 from ..notebooks import cxxsdk
 from ..userdirs import cache_home
 from ..vocab import CMAKE_LANGUAGES, CPP_LANGUAGES
-from . import Violation
+from . import Violation, headers
 from .blocks import PAGE_GLOBS, Block, iter_blocks, page_paths
+from .headers import Folder
 
 PASSED = "cpp-passed"  # the user cache's stamps of blocks that compiled (passed_stamp)
 CXXFLAGS: tuple[str, ...] = ("-fsyntax-only", "-std=c++17", "-Wno-deprecated-declarations")
 # ExecuTorch's CMake package gives consumers this for its copy of c10 (no wheel
 # carries the generated torch/headeronly/macros/cmake_macros.h).
 DEFINES: tuple[str, ...] = ("-DC10_USING_CUSTOM_GENERATED_MACROS",)
-EXTRA_INCLUDE_ENV = "TRTDOCS_CXX_INCLUDE"
 FRAGMENT_MARK = "fragment"
 API_MARK = re.compile(r"^executorch\s+(\d+\.\d+)$")
 RULES: Mapping[str, str] = MappingProxyType({
-    "cpp-compile": "a C++ block compiles against the headers the machine has",
-    "header-missing": "a missing header is in EXPECTED_MISSING, with the reason it is absent",
+    "cpp-compile": "a C++ block compiles against the headers of its release, CUDA's, and the stubs",
+    "header-missing": "every header a block includes is in an include folder or a stub (drift/stubs)",
     "cmake-parse": "a CMake block parses (cmake -P inside if(FALSE))",
     "toolchain": "g++ and cmake are on PATH",
     "api-version": "a block marked for an ExecuTorch release compiles against that release's headers, "
                    "or the release is in UNPACKAGED_RELEASES (listed, with the reason)",
 })
 
-# Header pattern (fnmatch) -> why the build machine does not have it.
-EXPECTED_MISSING: Mapping[str, str] = MappingProxyType({
-    "executorch/extension/cuda/*": "the CUDA stream extension ships only in ExecuTorch's CUDA builds, "
-                                   "not in the CPU wheel's C++ package",
-    "executorch/backends/*": "backend headers come with an ExecuTorch source tree, not the C++ package",
-    "torch_tensorrt/*": "the TensorRT delegate's headers ship in the libtorchtrt tarball, "
-                        "not in a package the build installs",
-    "NvInfer*.h": "TensorRT's headers: pip's TensorRT wheels carry libraries only",
-})
-# The same for the installed Python wheel's headers (a block marked for its release).
+# Header pattern (fnmatch) -> why the installed Python wheel's headers lack it (a block marked for its release).
 WHEEL_MISSING: Mapping[str, str] = MappingProxyType({
     "executorch/extension/module/*": "no ExecuTorch 1.4 package ships the Module API headers: "
                                      "the executorch 1.4.1 wheel carries only the runtime's",
@@ -119,10 +105,23 @@ class Listed:
     path: str  # page
     line: int  # page line of the missing include (of the block's first line when no header)
     header: str  # the missing header ("" for a fragment or an unpackaged release)
-    reason: str  # from EXPECTED_MISSING, WHEEL_MISSING, UNPACKAGED_RELEASES or the fragment mark
+    reason: str  # from WHEEL_MISSING, UNPACKAGED_RELEASES or the fragment mark
     fence_line: int = 0  # page line of the block's opening fence
     code: str = ""  # the block's code, as the page shows it (to find it in the doctree)
     release: str = ""  # the ExecuTorch release whose headers were used ("" when none)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Compiled:
+    """A block that compiled, and what it read."""
+
+    path: str  # page
+    fence_line: int  # page line of the block's opening fence
+    code: str  # the block's code, as the page shows it (to find it in the doctree)
+    compiler: str  # "g++ 12.2.0"
+    against: tuple[str, ...]  # the words of the package folders it read ("ExecuTorch 1.5.1's C++ package")
+    real: tuple[str, ...] = ()  # the headers it includes that came from TRTDOCS_CXX_INCLUDE's folders
+    stubs: tuple[str, ...] = ()  # the stub headers it read
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -133,107 +132,29 @@ class Result:
     listed: tuple[Listed, ...]  # blocks not compiled, each with its reason
     compiled: int  # C++ blocks compiled
     parsed_cmake: int  # CMake blocks parsed
+    blocks: tuple[Compiled, ...] = ()  # the blocks compiled, each with what it read
 
 
-def wheel_include() -> Path | None:
-    """``site-packages/executorch/include`` of the installed wheel (found without importing it)."""
-    spec = importlib.util.find_spec("executorch")
-    for loc in (spec.submodule_search_locations or []) if spec else []:
-        if (Path(loc) / "include" / "executorch").is_dir():
-            return Path(loc) / "include"
-    return None
-
-
-def executorch_include() -> Path | None:
-    """The C++ package's ``include`` (trtdocs.notebooks.cxxsdk), else the installed wheel's."""
-    return cxxsdk.include_dir() or wheel_include()
-
-
-# Where the venv's packages carry CUDA's headers: the CUDA runtime wheel's (without
-# the crt/ headers cuda_runtime.h includes, which come in nvidia-cuda-crt), then the
-# full CUDA toolkit header set triton bundles for its compiler.
-CUDA_INCLUDES: tuple[tuple[str, str], ...] = (("nvidia", "cu13/include"), ("triton", "backends/nvidia/include"))
-
-
-def cuda_include() -> Path | None:
-    """The first of :data:`CUDA_INCLUDES` with ``cuda_runtime.h`` and the ``crt/`` headers
-    it includes, found without importing."""
-    for package, sub in CUDA_INCLUDES:
-        spec = importlib.util.find_spec(package)
-        for loc in (spec.submodule_search_locations or []) if spec else []:
-            inc = Path(loc) / sub
-            if (inc / "cuda_runtime.h").is_file() and (inc / "crt" / "host_config.h").is_file():
-                return inc
-    return None
-
-
-def _minor(version: str | None) -> str | None:
-    m = re.match(r"(\d+)\.(\d+)", version or "")
-    return f"{m[1]}.{m[2]}" if m else None
-
-
-def _wheel_version() -> str | None:
+@functools.cache
+def compiler() -> str:
+    """'g++ 12.2.0'."""
     try:
-        return importlib.metadata.version("executorch")
-    except importlib.metadata.PackageNotFoundError:
-        return None
+        out = subprocess.run(["g++", "-dumpfullversion"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "g++"
+    return f"g++ {out.strip()}"
 
 
-def include_dirs(extra: Sequence[Path] = (), base: Path | None = None) -> tuple[Path, ...]:
-    """Include folders: ExecuTorch's (``base``, by default :func:`executorch_include`)
-    with its c10, CUDA's, ``TRTDOCS_CXX_INCLUDE`` and ``extra``."""
-    dirs: list[Path] = []
-    base = base or executorch_include()
-    if base is not None:
-        dirs += [base, base / "executorch/runtime/core/portable_type/c10"]
-    if (cuda := cuda_include()) is not None:
-        dirs.append(cuda)
-    env = os.environ.get(EXTRA_INCLUDE_ENV, "")
-    dirs += [Path(p) for p in env.split(os.pathsep) if p]
-    return tuple(dirs) + tuple(extra)
-
-
-def api_include_dirs(extra: Sequence[Path] = ()) -> dict[str, tuple[tuple[Path, ...], Mapping[str, str]]]:
-    """ExecuTorch release ("1.5") -> (include folders, expected-missing reasons), for
-    each ExecuTorch whose headers are here: the C++ package and the Python wheel."""
-    sets: dict[str, tuple[tuple[Path, ...], Mapping[str, str]]] = {}
-    if (wheel := wheel_include()) is not None and (minor := _minor(_wheel_version())):
-        sets[minor] = (include_dirs(extra, wheel), MappingProxyType({**EXPECTED_MISSING, **WHEEL_MISSING}))
-    if (sdk := cxxsdk.include_dir()) is not None and (minor := _minor(cxxsdk.sdk_version())):
-        sets[minor] = (include_dirs(extra, sdk), EXPECTED_MISSING)
-    return sets
-
-
-def expected_reason(header: str, expected: Mapping[str, str] = EXPECTED_MISSING) -> str | None:
-    for pattern, reason in expected.items():
-        if fnmatch.fnmatch(header, pattern):
-            return reason
-    return None
-
-
-def _missing_project_headers(block: Block, dirs: Sequence[Path]) -> list[tuple[int, str]]:
-    """Includes of ExecuTorch/TensorRT/CUDA headers found in none of ``dirs``."""
-    out = []
-    for n, line in enumerate(block.lines):
-        m = _INCLUDE.match(line)
-        if not m:
-            continue
-        header = m[1]
-        if not (header.startswith(("executorch/", "torch_tensorrt/", "NvInfer", "cuda"))):
-            continue  # the standard library and others: the compiler finds out
-        if not any((d / header).is_file() for d in dirs):
-            out.append((block.first_line + n, header))
-    return out
-
-
-def passed_stamp(text: str, dirs: Sequence[Path]) -> Path:
-    """Where a block that compiled leaves a stamp, keyed by what the compile read: the
-    code, the flags, the include folders (path and time) and the compiler's file. A page
-    edit elsewhere compiles only the blocks that changed; a failing block compiles again
-    whenever its page is checked."""
-    h = hashlib.sha256("\0".join([text, *CXXFLAGS, *DEFINES, cxxsdk.toolchain_identity()]).encode())
-    for d in dirs:
-        h.update(f"{d} {d.stat().st_mtime_ns if d.is_dir() else '-'}".encode())
+def passed_stamp(text: str, folders: Sequence[Folder]) -> Path:
+    """Where a block that compiled leaves its stamp (what it read, as JSON), keyed by
+    what the compile read: the code, the flags, the include folders (path, time and
+    words), the stubs' content and the compiler's file. A page edit elsewhere compiles
+    only the blocks that changed; a failing block compiles again whenever its page is
+    checked."""
+    h = hashlib.sha256("\0".join([text, *CXXFLAGS, *DEFINES, cxxsdk.toolchain_identity(),
+                                   headers.stubs_digest()]).encode())
+    for f in folders:
+        h.update(f"{f.path} {f.kind} {f.words} {f.path.stat().st_mtime_ns if f.path.is_dir() else '-'}".encode())
     gxx = shutil.which("g++")
     h.update(f"{gxx} {Path(gxx).resolve().stat().st_mtime_ns if gxx else '-'}".encode())
     return cache_home() / PASSED / h.hexdigest()
@@ -244,45 +165,77 @@ def listed(block: Block, rel: str, line: int, header: str, reason: str, release:
     return Listed(rel, line, header, reason, block.fence_line, block.text, release)
 
 
-def check_cpp_block(block: Block, rel: str, dirs: Sequence[Path],
-                    expected: Mapping[str, str] = EXPECTED_MISSING,
-                    release: str = "") -> tuple[list[Violation], list[Listed], bool]:
-    """Violations, listed blocks, and whether it was compiled."""
+def expected_reason(header: str, expected: Mapping[str, str]) -> str | None:
+    for pattern, reason in expected.items():
+        if fnmatch.fnmatch(header, pattern):
+            return reason
+    return None
+
+
+def read_files(deps: str) -> list[Path]:
+    """The files a make-style dependency list (g++ ``-MD``) names, the source first."""
+    joined = deps.replace("\\\n", " ").split(":", 1)[-1]
+    return [Path(p.replace("\\ ", " ")) for p in re.split(r"(?<!\\)\s+", joined.strip()) if p]
+
+
+def what_was_read(block: Block, rel: str, folders: Sequence[Folder], files: Iterable[Path]) -> Compiled:
+    """The block's :class:`Compiled`: which folders' headers the compile read."""
+    def inside(path: Path, folder: Folder) -> bool:
+        return path.is_relative_to(folder.path)
+
+    read = [p.resolve() for p in files]
+    places = [dataclasses.replace(f, path=f.path.resolve()) for f in folders]
+    against = tuple(dict.fromkeys(f.words for f in places if f.kind == "package" and any(inside(p, f) for p in read)))
+    stubs = tuple(sorted({str(p.relative_to(f.path)) for f in places if f.kind == "stubs"
+                          for p in read if inside(p, f)}))
+    included = [m[1] for line in block.lines if (m := _INCLUDE.match(line))]
+
+    def found_in(name: str) -> Folder | None:  # the folder g++ finds <name> in
+        return next((f for f in places if (f.path / name).is_file()), None)
+
+    real = tuple(name for name in included if (f := found_in(name)) is not None and f.kind == "real")
+    return Compiled(rel, block.fence_line, block.text, compiler(), against, real, stubs)
+
+
+def check_cpp_block(block: Block, rel: str, folders: Sequence[Folder],
+                    expected: Mapping[str, str] = MappingProxyType({}),
+                    release: str = "") -> tuple[list[Violation], list[Listed], Compiled | None]:
+    """Violations, the block when listed, and what it read when it compiled."""
     if FRAGMENT_MARK in block.marks:
-        return [], [listed(block, rel, block.first_line, "", "a fragment of a larger file")], False
-    missing = _missing_project_headers(block, dirs)
-    if not missing:
-        passed = passed_stamp(block.text, dirs)
-        if passed.is_file():
-            return [], [], True
-        with tempfile.TemporaryDirectory(prefix="drift-cpp-") as tmp:
-            src = Path(tmp) / "block.cpp"
-            src.write_text(block.text, encoding="utf-8")
-            proc = subprocess.run(["g++", *CXXFLAGS, *DEFINES, *(f"-I{d}" for d in dirs), str(src)],
-                                  capture_output=True, text=True, check=False)
-        if proc.returncode == 0:
-            with contextlib.suppress(OSError):
-                passed.parent.mkdir(parents=True, exist_ok=True)
-                passed.touch()
-            return [], [], True
-        fatal = _FATAL_MISSING.search(proc.stderr)
-        if fatal is None:
-            return _compile_errors(proc.stderr, src, block, rel), [], True
-        header = fatal[1].strip()
-        line = next((block.first_line + n for n, text in enumerate(block.lines)
-                     if (m := _INCLUDE.match(text)) and m[1] == header), block.first_line)
-        missing = [(line, header)]
-    violations: list[Violation] = []
-    found: list[Listed] = []
-    for line, header in missing:
-        reason = expected_reason(header, expected)
-        if reason is None:
-            violations.append(Violation(rel, line, "header-missing",
-                                        f"<{header}> is not on this machine and not in EXPECTED_MISSING "
-                                        f"(trtdocs/drift/cpp.py); add it with the reason, or fix the include"))
-        else:
-            found.append(listed(block, rel, line, header, reason, release))
-    return violations, found, False
+        return [], [listed(block, rel, block.first_line, "", "a fragment of a larger file")], None
+    passed = passed_stamp(block.text, folders)
+    with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+        kept = json.loads(passed.read_text(encoding="utf-8"))
+        return [], [], Compiled(rel, block.fence_line, block.text, kept["compiler"], tuple(kept["against"]),
+                                tuple(kept["real"]), tuple(kept["stubs"]))
+    with tempfile.TemporaryDirectory(prefix="drift-cpp-") as tmp:
+        src, deps = Path(tmp) / "block.cpp", Path(tmp) / "block.d"
+        src.write_text(block.text, encoding="utf-8")
+        proc = subprocess.run(["g++", *CXXFLAGS, *DEFINES, "-MD", "-MF", str(deps),
+                               *(f"-I{f.path}" for f in folders), str(src)],
+                              capture_output=True, text=True, check=False)
+        files = read_files(deps.read_text(encoding="utf-8")) if proc.returncode == 0 else []
+    if proc.returncode == 0:
+        done = what_was_read(block, rel, folders, files[1:])
+        with contextlib.suppress(OSError):
+            passed.parent.mkdir(parents=True, exist_ok=True)
+            passed.write_text(json.dumps({"compiler": done.compiler, "against": done.against,
+                                          "real": done.real, "stubs": done.stubs}), encoding="utf-8")
+        return [], [], done
+    fatal = _FATAL_MISSING.search(proc.stderr)
+    if fatal is None:
+        return _compile_errors(proc.stderr, src, block, rel), [], None
+    header = fatal[1].strip()
+    line = next((block.first_line + n for n, text in enumerate(block.lines)
+                 if (m := _INCLUDE.match(text)) and m[1] == header), block.first_line)
+    if (reason := expected_reason(header, expected)) is not None:
+        return [], [listed(block, rel, line, header, reason, release)], None
+    stubs = "the stubs are off (TRTDOCS_CXX_STUBS=0)" if not any(f.kind == "stubs" for f in folders) \
+        else f"no stub in {headers.STUBS_WORDS} declares it"
+    return [Violation(rel, line, "header-missing",
+                      f"<{header}> is in no include folder, and {stubs}; fix the include, name a "
+                      f"folder of real headers in {headers.EXTRA_INCLUDE_ENV}, or write a stub with "
+                      f"its source ({headers.STUBS_WORDS}/SOURCES.toml)")], [], None
 
 
 def _compile_errors(stderr: str, src: Path, block: Block, rel: str) -> list[Violation]:
@@ -331,13 +284,13 @@ def code_block(block: Block) -> Block | None:
 
 
 def check_pages(root: Path, globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterable[Path] | None = None,
-                extra_include: Sequence[Path] = ()) -> Result:
+                extra_include: Sequence[Path] = (), stubs: bool | None = None) -> Result:
     """Every C++ and CMake block of the pages; the compilers run several at once
-    (one a core), the findings come in page order."""
-    dirs = include_dirs(extra_include)
-    by_api = api_include_dirs(extra_include)
-    # the release unmarked blocks compile against: the C++ package's, else the wheel's
-    default_release = _minor(cxxsdk.sdk_version() if cxxsdk.include_dir() else _wheel_version()) or ""
+    (one a core), the findings come in page order. ``extra_include``: more folders
+    of real headers; ``stubs``: whether to use the stubs (default: ``TRTDOCS_CXX_STUBS``)."""
+    folders = headers.folders(extra=extra_include, stubs=stubs)
+    by_api = headers.api_folders(extra_include, stubs)
+    wheel = headers.minor(headers.wheel_version())
     tools = {"g++": shutil.which("g++"), "cmake": _cmake()}
     # each block's check: () -> (violations, listed, compiled, parsed)
     checks: list[_Check] = []
@@ -361,9 +314,10 @@ def check_pages(root: Path, globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterabl
                         f"are executorch {', '.join(sorted(by_api)) or 'none'}, and "
                         f"UNPACKAGED_RELEASES (trtdocs/drift/cpp.py) does not name it")]))
                     continue
-                block_dirs, expected = by_api[marked[1]] if marked else (dirs, EXPECTED_MISSING)
-                version = marked[1] if marked else default_release
-                checks.append(functools.partial(_compile_check, block, rel, block_dirs, expected, version))
+                block_folders = by_api[marked[1]] if marked else folders
+                expected = WHEEL_MISSING if marked and marked[1] == wheel else MappingProxyType({})
+                release = marked[1] if marked else ""
+                checks.append(functools.partial(_compile_check, block, rel, block_folders, expected, release))
             elif block.language in CMAKE_LANGUAGES:
                 if tools["cmake"] is None:
                     checks.append(_found([Violation(rel, block.first_line, "toolchain", "cmake is not on PATH")]))
@@ -371,29 +325,30 @@ def check_pages(root: Path, globs: Iterable[str] = PAGE_GLOBS, *, paths: Iterabl
                 checks.append(functools.partial(_cmake_check, block, rel))
     violations: list[Violation] = []
     listed_blocks: list[Listed] = []
-    compiled = parsed = 0
+    compiled: list[Compiled] = []
+    parsed = 0
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
         for v, lst, done, cmake in pool.map(lambda check: check(), checks):
             violations += v
             listed_blocks += lst
-            compiled += done
+            compiled += [done] if done is not None else []
             parsed += cmake
-    return Result(tuple(violations), tuple(listed_blocks), compiled, parsed)
+    return Result(tuple(violations), tuple(listed_blocks), len(compiled), parsed, tuple(compiled))
 
 
-_Check = Callable[[], tuple[list[Violation], list[Listed], int, int]]
+_Check = Callable[[], tuple[list[Violation], list[Listed], Compiled | None, int]]
 
 
 def _found(violations: list[Violation], found: Sequence[Listed] = ()) -> _Check:
     """A block's findings known without running anything."""
-    return lambda: (violations, list(found), 0, 0)
+    return lambda: (violations, list(found), None, 0)
 
 
-def _compile_check(block: Block, rel: str, dirs: Sequence[Path], expected: Mapping[str, str],
-                   release: str) -> tuple[list[Violation], list[Listed], int, int]:
-    v, lst, done = check_cpp_block(block, rel, dirs, expected, release)
-    return v, lst, int(done), 0
+def _compile_check(block: Block, rel: str, folders: Sequence[Folder], expected: Mapping[str, str],
+                   release: str) -> tuple[list[Violation], list[Listed], Compiled | None, int]:
+    v, lst, done = check_cpp_block(block, rel, folders, expected, release)
+    return v, lst, done, 0
 
 
-def _cmake_check(block: Block, rel: str) -> tuple[list[Violation], list[Listed], int, int]:
-    return check_cmake_block(block, rel), [], 0, 1
+def _cmake_check(block: Block, rel: str) -> tuple[list[Violation], list[Listed], Compiled | None, int]:
+    return check_cmake_block(block, rel), [], None, 1

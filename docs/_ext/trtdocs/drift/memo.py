@@ -3,8 +3,8 @@
 * :func:`inputs_key`: everything a page guard reads besides the page itself: the
   features table and the documented release, the installed packages (their
   versions, and the sources griffe reads), the parsers the guards read pages
-  with, the C++ toolchain and the folders of headers the C++ guard compiles
-  against, and this package's code;
+  with, the C++ toolchain, the folders of headers the C++ guard compiles
+  against and its stubs, and this package's code;
 * :func:`site_key`: that, plus every page, evidence register and the ``save()``
   options table: an unchanged site re-emits the last report without running a
   guard (:mod:`.sphinx`);
@@ -29,6 +29,7 @@ import os
 import shutil
 import sys
 from importlib import metadata
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from ..api import model as api_model
 from ..notebooks import cxxsdk
 from ..vocab import FAMILY
 from .blocks import page_paths
-from .cpp import EXTRA_INCLUDE_ENV, include_dirs
+from .headers import EXTRA_INCLUDE_ENV, STUBS_ENV, include_dirs, stubs_digest
 
 PACKAGE = Path(__file__).resolve().parents[1]  # trtdocs: the guards and the code they call
 SCHEMA = 1
@@ -60,6 +61,7 @@ def inputs_key(table: Path, documented: str) -> str:
     h.update(f"documented={documented} python={sys.version}".encode())
     h.update(f"{shutil.which('g++')} {cxxsdk.toolchain_identity()}".encode())
     h.update(os.environ.get(cxxsdk.PREFIX_ENV, "").encode())
+    h.update(f"{os.environ.get(STUBS_ENV, '')} {stubs_digest()}".encode())  # the stubs, and whether they are used
     h.update(" ".join(map(str, include_dirs())).encode())
     for folder in filter(None, os.environ.get(EXTRA_INCLUDE_ENV, "").split(os.pathsep)):
         h.update(_tree(Path(folder)).encode())  # a header checkout may change under the same path
@@ -77,9 +79,14 @@ def _tree(folder: Path) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def site_key(root: Path, table: Path, documented: str, site_files: list[Path]) -> str:
-    """:func:`inputs_key`, every page, and ``site_files`` (what the site guards read)."""
+def site_key(root: Path, table: Path, documented: str, site_files: list[Path],
+             cxx_include: Sequence[Path] = (), cxx_stubs: bool = True) -> str:
+    """:func:`inputs_key`, every page, ``site_files`` (what the site guards read), and
+    the C++ settings a build hands the guards (its folders of real headers, their files)."""
     h = hashlib.sha256(inputs_key(table, documented).encode())
+    h.update(f"cxx_stubs={cxx_stubs}".encode())
+    for folder in cxx_include:
+        h.update(_tree(folder).encode())
     for f in [*page_paths(root), *site_files]:
         h.update(str(f).encode())
         h.update(f.read_bytes() if f.is_file() else b"-")

@@ -31,19 +31,27 @@ class Report:
     notes: tuple[str, ...]  # not errors: gated API findings, C++ blocks not compiled and why
     uncompiled: tuple[cpp.Listed, ...] = ()  # the C++ blocks not compiled (captioned on their pages)
     resolved: tuple[resolved.Claim, ...] = ()  # each install command's resolution (in its page's banner)
+    compiled: tuple[cpp.Compiled, ...] = ()  # the C++ blocks compiled, with what they read (captioned too)
 
 
 def report_to_json(report: Report) -> dict[str, Any]:
     return {"notes": list(report.notes),
             "violations": [dataclasses.asdict(v) for v in report.violations],
             "uncompiled": [dataclasses.asdict(item) for item in report.uncompiled],
-            "resolved": [dataclasses.asdict(claim) for claim in report.resolved]}
+            "resolved": [dataclasses.asdict(claim) for claim in report.resolved],
+            "compiled": [dataclasses.asdict(item) for item in report.compiled]}
 
 
 def report_from_json(data: dict[str, Any]) -> Report:
     return Report(tuple(Violation(**v) for v in data["violations"]), tuple(data["notes"]),
                   tuple(cpp.Listed(**item) for item in data.get("uncompiled", ())),
-                  tuple(resolved.Claim(**claim) for claim in data.get("resolved", ())))
+                  tuple(resolved.Claim(**claim) for claim in data.get("resolved", ())),
+                  tuple(_compiled(item) for item in data.get("compiled", ())))
+
+
+def _compiled(item: dict[str, Any]) -> cpp.Compiled:
+    lists = {k: tuple(item[k]) for k in ("against", "real", "stubs")}
+    return cpp.Compiled(**{**item, **lists})
 
 
 PAGE_GUARDS = ("installs", "api", "cpp", "marks")  # findings of one page each: memoised per page
@@ -69,14 +77,15 @@ def _page_findings(guard: str, root: Path, paths: list[Path], features: Features
         return Report(result.violations,
                       tuple(f"{item.path}:{item.line}: C++ block not compiled: "
                             f"{'<' + item.header + '> missing: ' if item.header else ''}{item.reason}"
-                            for item in result.listed), result.listed)
+                            for item in result.listed), result.listed, result.blocks)
     assert guard == "marks", guard
     return Report(tuple(marks.check_pages(root, paths)), ())
 
 
 def _by_page(report: Report, rels: list[str]) -> dict[str, Report] | None:
     """``report`` split by page; None when a finding names no page of ``rels``."""
-    parts: dict[str, tuple[list[Violation], list[str], list[cpp.Listed]]] = {r: ([], [], []) for r in rels}
+    parts: dict[str, tuple[list[Violation], list[str], list[cpp.Listed], list[cpp.Compiled]]] = {
+        r: ([], [], [], []) for r in rels}
     for v in report.violations:
         if v.path not in parts:
             return None
@@ -90,7 +99,11 @@ def _by_page(report: Report, rels: list[str]) -> dict[str, Report] | None:
         if item.path not in parts:
             return None
         parts[item.path][2].append(item)
-    return {rel: Report(tuple(v), tuple(n), tuple(u)) for rel, (v, n, u) in parts.items()}
+    for done in report.compiled:
+        if done.path not in parts:
+            return None
+        parts[done.path][3].append(done)
+    return {rel: Report(tuple(v), tuple(n), tuple(u), tuple(c)) for rel, (v, n, u, c) in parts.items()}
 
 
 def _page_guard(guard: str, root: Path, pages: list[Path], features: FeaturesTable | None,
@@ -117,7 +130,8 @@ def _page_guard(guard: str, root: Path, pages: list[Path], features: FeaturesTab
                 page_memo.put(guard, rel, digests[rel], report_to_json(part))
     ordered = [parts[rel] for rel in rels if rel in parts]
     return Report(tuple(v for r in ordered for v in r.violations), tuple(n for r in ordered for n in r.notes),
-                  tuple(u for r in ordered for u in r.uncompiled))
+                  tuple(u for r in ordered for u in r.uncompiled),
+                  compiled=tuple(c for r in ordered for c in r.compiled))
 
 
 def _remembered(page_memo: PageMemo | None, guard: str, rel: str, files: list[Path],
@@ -181,12 +195,14 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
     notes: list[str] = []
     uncompiled: list[cpp.Listed] = []
     claims: list[resolved.Claim] = []
+    compiled: list[cpp.Compiled] = []
     for guard in guards:
         if guard in PAGE_GUARDS:
             part = _page_guard(guard, root, pages, features, api_index, installed, page_memo)
             violations += part.violations
             notes += part.notes
             uncompiled += part.uncompiled
+            compiled += part.compiled
         if guard == "installs":
             if features is None:
                 notes.append(f"install commands not checked: no features table at {DEFAULT_TABLE}")
@@ -221,4 +237,5 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
                 notes.append(f"{len(register.without_evidence)} guide page(s) without an evidence file in "
                              f"{evidence.EVIDENCE_DIR}/ (listed, not failed: require=False): "
                              f"{', '.join(register.without_evidence)}")
-    return Report(tuple(violations), tuple(notes), tuple(uncompiled), tuple(claims))
+    return Report(tuple(violations), tuple(notes), tuple(uncompiled), resolved=tuple(claims),
+                  compiled=tuple(compiled))

@@ -35,7 +35,7 @@ from sphinx.util import logging
 
 from .. import config, state
 from ..features.sphinx import table
-from . import evidence, installs, memo, raises, resolve, resolved
+from . import evidence, headers, installs, memo, raises, resolve, resolved
 from .run import SAVE_OPTIONS, Report, report_from_json
 
 if TYPE_CHECKING:
@@ -52,13 +52,19 @@ GATING_RULES = frozenset({"requires", "front-matter"})
 MEMO = "drift-pages.json"  # beside drift.json: each page's findings (drift/memo.py)
 
 
-def _cache_key(root: Path, features: FeaturesTable, resolving: bool = False) -> str:
-    """Everything the guards read: pages, table, registers, their own code, packages, toolchain;
-    and, when they resolve the install commands, the UTC day (a day's resolutions hold for that day)."""
+def _cache_key(root: Path, features: FeaturesTable, settings: config.TrtdocsConfig) -> str:
+    """Everything the guards read: pages, table, registers, their own code, packages,
+    toolchain, and the C++ headers this build names; and, when they resolve the install
+    commands, the UTC day (a day's resolutions hold for that day)."""
     key = memo.site_key(root, Path(features.path), features.documented,
                         [root / SAVE_OPTIONS, *raises.files_read(root),
-                         *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml"))])
-    return f"{key} resolved {resolve.today()}" if resolving else key
+                         *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml"))],
+                        _folders(settings.cxx_include), settings.cxx_stubs)
+    return f"{key} resolved {resolve.today()}" if settings.resolve_installs else key
+
+
+def _folders(text: str) -> list[Path]:
+    return [Path(p) for p in text.split(os.pathsep) if p]
 
 
 def resolve_cache(app: Sphinx) -> Path:
@@ -111,21 +117,24 @@ def _start(app: Sphinx) -> None:
     process. Loading the packages with griffe takes seconds, which overlap with
     reading the pages; a process, because CPython 3.11's ast module is not safe
     to use from two threads at once."""
-    if not config.of(app.config).drift:
+    settings = config.of(app.config)
+    if not settings.drift:
         return
     root = Path(app.srcdir)
     features = table(app)
-    resolving = config.of(app.config).resolve_installs
-    run = _Run(Path(app.outdir).parent / "trtdocs" / "drift.json", _cache_key(root, features, resolving))
+    run = _Run(Path(app.outdir).parent / "trtdocs" / "drift.json", _cache_key(root, features, settings))
     run.report = _cached(run.cache, run.key)
     if run.report is None:
         package_root = Path(__file__).resolve().parents[2]  # docs/_ext
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             filter(None, [str(package_root), os.environ.get("PYTHONPATH")])))
+        # the C++ guard's headers, as this build's settings name them (conf.py, -D or the environment)
+        env[headers.EXTRA_INCLUDE_ENV] = settings.cxx_include
+        env[headers.STUBS_ENV] = "1" if settings.cxx_stubs else "0"
         run.process = subprocess.Popen(
             [sys.executable, "-m", "trtdocs.drift", "--json", "--root", str(root), "--memo", str(run.cache.with_name(MEMO)),
              "--table", str(features.path), "--documented", features.documented,
-             *(["--resolve", str(resolve_cache(app))] if resolving else [])],
+             *(["--resolve", str(resolve_cache(app))] if settings.resolve_installs else [])],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     _RUNNING[id(app)] = run
 

@@ -11,7 +11,9 @@ The route of a cell's requirement, from ``:requires:`` to its mark:
   each skipped cell's needs and reasons;
 * :mod:`.parser`: once myst-nb rendered the page, :func:`.marks.place` lays
   the decision out: the banner's place, a mark before each skipped cell;
-* :mod:`.banner`: the status banner and the running time, filled in at the end.
+* :mod:`.banner`: the status banner and the running time, filled in at the end;
+* :mod:`.textmarks`: a block shown as text takes the same ``:requires:`` on
+  ``{code-block}`` and carries the same mark, with what the build checked of it.
 
 Running them: :mod:`.jobs` starts, before Sphinx reads the pages, the
 notebooks the cache lacks on :mod:`.execute`'s executor, several at once, all

@@ -17,7 +17,7 @@ from docutils import nodes
 from .. import config, state
 from ..output import folding
 from ..vocab import BLOCK_KINDS, CAPABILITIES
-from . import downloads, recorded
+from . import downloads, recorded, textmarks
 from .marks import status_placeholder
 from .plan import PagePlan
 
@@ -60,18 +60,26 @@ def text_blocks(doctree: nodes.Node) -> dict[str, int]:
 # What the drift guards (trtdocs.drift) check of each kind of block, in every build.
 CHECKED: Final[Mapping[str, str]] = MappingProxyType({
     "shell": "checks the install commands in the shell blocks: packages, pins and package indexes",
-    "C++": "compiles each C++ block against ExecuTorch's C++ headers, or says under the block why it cannot",
+    "C++": "compiles each C++ block and says under it against which headers, stubs included",
     "CMake": "parses each CMake block",
 })
 
 
-def text_blocks_text(counts: Mapping[str, int], checked: bool) -> str | None:
+def text_blocks_text(counts: Mapping[str, int], checked: bool, marked: int = 0) -> str | None:
     """'Shown as text, not run in this build: 7 shell blocks, 1 C++ block and 3 CMake
-    blocks.' and, when the drift guards ran, what they check of those kinds (nothing of Python)."""
+    blocks.', how many of them carry a not-run mark (their ``:requires:``,
+    :mod:`.textmarks`) and, when the drift guards ran, what they check of those
+    kinds (nothing of Python)."""
     if not counts:
         return None
     blocks = _and([f"{n} {kind} block{'s' if n > 1 else ''}" for kind, n in counts.items()])
     text = f"Shown as text, not run in this build: {blocks}."
+    total = sum(counts.values())
+    if marked:
+        which = ("It is" if total == 1 else "Each is") if marked >= total else \
+            f"{marked} of them {'is' if marked == 1 else 'are'}"
+        needs = "it needs" if marked == 1 or marked >= total else "they need"
+        text += f" {which} marked with what {needs}, as a cell that did not run is."
     checks = [CHECKED[kind] for kind in counts if kind in CHECKED] if checked else []
     if checks:
         first, *more = checks
@@ -138,7 +146,8 @@ def resolutions(claims: tuple[str, tuple[str, ...]]) -> list[nodes.Node]:
 
 def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
            report: nodes.Node | None = None, blocks: Mapping[str, int] | None = None,
-           checked: bool = False, resolved: tuple[str, tuple[str, ...]] | None = None) -> nodes.Element:
+           checked: bool = False, resolved: tuple[str, tuple[str, ...]] | None = None,
+           marked: int = 0) -> nodes.Element:
     """One line (status, machine, date, downloads); what it needs, which cells
     did not run and where the outputs come from, folded under it; and how its
     install commands resolved, when the drift guards resolved them."""
@@ -151,7 +160,7 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
         summary.append(nodes.Text(f" · {str(entry['executed_at'])[:10]}"))
     summary.append(nodes.Text(" · "))
     summary.extend(downloads.links(docname))
-    shown_as_text = text_blocks_text(blocks or {}, checked) if status != "not executed" else None
+    shown_as_text = text_blocks_text(blocks or {}, checked, marked) if status != "not executed" else None
     body: list[nodes.Node] = [nodes.paragraph(text=needs_text(plan, shown_as_text is not None))]
     if shown_as_text:
         body.append(nodes.paragraph(text=shown_as_text))
@@ -224,7 +233,8 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         entry = page_entry(app, docname, plan)
         node.replace_self(banner(plan, entry, docname, _report_link(app, docname), blocks,
                                  checked="trtdocs.drift" in app.extensions and config.of(app.config).drift,
-                                 resolved=state.of(app.env).install_claims.get(docname)))
+                                 resolved=state.of(app.env).install_claims.get(docname),
+                                 marked=textmarks.marked(doctree)))
         shown = running_time(entry)
         section = next(iter(doctree.findall(nodes.section)), None)
         if shown is not None and section is not None:

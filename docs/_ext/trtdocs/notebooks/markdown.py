@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Final
 
+import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.colon_fence import colon_fence_plugin
@@ -33,6 +34,7 @@ from ..drift.blocks import directive_options
 from ..features.model import FeaturesTable
 from ..features.words import join_over, plain
 from ..site import ptelayout
+from . import requirements
 
 # Directives that are cell markers of the jupytext MyST format, not page content.
 CELL_MARKERS: Final = frozenset({"code-cell", "raw-cell"})
@@ -186,6 +188,17 @@ def _graphviz(name: str, arg: str, options: dict[str, str], content: str, ctx: C
     return "\n\n".join(filter(None, [image or f"*Diagram:* {alt}", f"*{caption}*" if caption else ""]))
 
 
+def _code_block(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
+    """A fence in the block's language; what it needs (``:requires:``) in a line above it."""
+    fence = "`" * max([3, *(len(run) + 1 for run in re.findall(r"`{3,}", content))])
+    block = f"{fence}{arg}\n{content}\n{fence}"
+    if "requires" not in options:
+        return block
+    needs = requirements.parse(yaml.safe_load(options["requires"]))
+    words = [requirements.describe(r, ctx.features.requirement) for r in needs]
+    return f"*Not run in the guide's build; needs {', '.join(words)}.*\n\n{block}"
+
+
 def _pte_diagram(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
     if ctx.folder is None or not (ctx.folder / arg).is_file():
         raise ValueError(f"{arg} is not in the folder the page ran in")
@@ -197,6 +210,7 @@ def _pte_diagram(name: str, arg: str, options: dict[str, str], content: str, ctx
 _DIRECTIVES: Final[Mapping[str, Callable[[str, str, dict[str, str], str, Context], str]]] = {
     "install-command": _install_command, "feature-note": _feature_note, "data-table": _data_table,
     "tab-set": _tabs, "tab-item": _tab_item, "graphviz": _graphviz, "pte-diagram": _pte_diagram,
+    "code-block": _code_block,
 }
 
 

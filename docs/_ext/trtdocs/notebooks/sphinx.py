@@ -12,7 +12,7 @@ from sphinx.errors import ConfigError
 
 from .. import config, state
 from ..features.sphinx import table
-from . import banner, cxxsdk, downloads, jobs, pageneeds, provenance, recorded
+from . import banner, cxxsdk, downloads, jobs, pageneeds, provenance, recorded, textmarks
 from .environment import cached_probe
 from .handoffs import Upstream
 from .marks import status_placeholder
@@ -92,6 +92,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # the banner and the report are made once every page's execution data exist
     app.add_node(status_placeholder)
     app.connect("doctree-resolved", banner.resolve)
+    # blocks shown as text take the cells' :requires: and carry their not-run mark
+    app.add_directive("code-block", textmarks.CodeBlock, override=True)
+    app.connect("doctree-resolved", textmarks.resolve)
     app.add_node(provenance.report_placeholder)
     app.add_directive("build-report", provenance.BuildReport)
     app.connect("doctree-resolved", provenance.resolve_report)
