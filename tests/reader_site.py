@@ -7,6 +7,7 @@ import functools
 import json
 import posixpath
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -98,6 +99,25 @@ def settle(pg) -> None:  # noqa: ANN001 -- a Playwright page
     """After a click or a reload that loads a page: wait as :func:`visit` does."""
     pg.wait_for_load_state("load")
     pg.evaluate(SETTLED)
+
+
+# Resolves once the element's CSS transitions and animations (a drawer sliding in) have ended.
+TRANSITIONS_ENDED = "el => Promise.all(el.getAnimations({subtree: true}).map(a => a.finished))"
+# True once Sphinx's search has shown all its results (its closing status line).
+SEARCH_DONE = ("() => { const t = document.getElementById('search-results')?.textContent || '';"
+               " return t.includes('Search finished') || t.includes('did not match any documents'); }")
+
+
+def copy_with(pg, button) -> str:  # noqa: ANN001 -- a Playwright page and locator
+    """Click a copy button and return what it put on the clipboard: the clipboard
+    is emptied first and read until it holds text (30 s at most), not after a pause."""
+    pg.evaluate("navigator.clipboard.writeText('')")
+    button.click()
+    deadline = time.monotonic() + 30
+    while not (text := pg.evaluate("navigator.clipboard.readText()")):
+        assert time.monotonic() < deadline, "the copy button put nothing on the clipboard in 30 s"
+        pg.wait_for_timeout(50)
+    return text
 
 
 def shot(pg, name: str, *, full_page: bool = False) -> Path:  # noqa: ANN001 -- a Playwright page

@@ -1,12 +1,16 @@
 """How a build runs the notebooks (trtdocs.notebooks.jobs, .execute, .handoffs),
 on the execution fixture root (tests/roots/test-execution): before the read,
-two at a time, all in the build's run folder; a page that reads a file an
-earlier page writes runs after it, and runs it again when the file is missing;
-its cache key holds the writer's code. And Sphinx's parallel read
-(``-j 2``) gives the site the serial read gives."""
+two at a time, all in the build's run folder; two pages that share nothing run
+at once (each waits for the other to start: they end only if they do); ready
+pages start longest last run first; a page that reads a file an earlier page
+writes runs after it, and runs it again when the file is missing; its cache
+key holds the writer's code. And Sphinx's parallel read (``-j 2``) gives the
+site the serial read gives. No assertion reads a clock: the order of runs is
+what the pages could only do in that order, or what the executor decided."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -20,6 +24,14 @@ READER_OUTPUT = "handed on by the writer"
 def _times(run: Path, page: str) -> tuple[float, float]:
     start, end = (run / f"{page}.times").read_text().split()
     return float(start), float(end)
+
+
+def _plan(result: Built) -> list[tuple[str, float | None]]:
+    """The executor's start order as the build logs it: (page, its last run's seconds or None)."""
+    line = re.search(r"executing \d+ notebook\(s\).*longest chain first: (.*)", result.log)
+    assert line, result.log
+    found = re.findall(r"notebooks/([\w-]+) \((?:last run ([\d.]+) s|no run on record)\)", line[1])
+    return [(page, float(seconds) if seconds else None) for page, seconds in found]
 
 
 def _executed(result: Built) -> set[str]:
@@ -39,18 +51,39 @@ def test_every_notebook_runs_in_the_run_folder_and_none_in_the_source(cold: tupl
     site, result = cold
     run = result.outdir.parent / "run"
     assert _executed(result) == {"writer", "reader", "slow-a", "slow-b"}
-    assert {p.name for p in run.glob("*.times")} == {"writer.times", "reader.times", "slow-a.times",
-                                                     "slow-b.times"}
+    assert {p.name for p in run.glob("*.times")} == {"writer.times", "reader.times"}
+    assert {p.name for p in run.glob("*.started")} == {"slow-a.started", "slow-b.started"}
     assert (run / "programs" / "handoff.txt").read_text() == READER_OUTPUT
-    assert not [p for p in site.rglob("*") if p.suffix == ".times" or p.name == "programs"]
+    assert not [p for p in site.rglob("*") if p.suffix in (".times", ".started") or p.name == "programs"]
     assert READER_OUTPUT in result.html("notebooks/reader").get_text()
 
 
 def test_pages_that_share_nothing_run_at_once(cold: tuple[Path, Built]) -> None:
+    """Each slow page starts, then waits for the other to start: both end (the
+    build passes) only when they ran at once, however loaded the machine."""
     _, result = cold
-    run = result.outdir.parent / "run"
-    (a_start, a_end), (b_start, b_end) = _times(run, "slow-a"), _times(run, "slow-b")
-    assert a_start < b_end and b_start < a_end, "the two slow pages ran one after the other"
+    assert "slow a ran beside slow b" in result.html("notebooks/slow-a").get_text()
+    assert "slow b ran beside slow a" in result.html("notebooks/slow-b").get_text()
+    # a cold cache knows no durations: the writer's chain (writer, then reader) goes first
+    assert _plan(result) == [("writer", None), ("reader", None), ("slow-a", None), ("slow-b", None)]
+
+
+def test_pages_start_longest_last_run_first(cold: tuple[Path, Built], tmp_path: Path) -> None:
+    """A new build folder whose site (provenance.json) knows the last runs: the
+    executor's order follows them, the writer's chain counting the reader's time."""
+    site, first = cold
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    shutil.copytree(first.outdir, tmp_path / "_build" / "html")  # the last site; no cache: all run again
+    last = {doc.removeprefix("notebooks/"): entry["duration_s"] for doc, entry in
+            json.loads((first.outdir / "provenance.json").read_text())["notebooks"].items()}
+    result = build(copy, tmp_path / "_build")
+    assert result.returncode == 0, result.log
+    plan = _plan(result)
+    assert dict(plan) == last  # every page's expected time is its last run's
+    chain = {"writer": last["writer"] + last["reader"], "reader": last["reader"],
+             "slow-a": last["slow-a"], "slow-b": last["slow-b"]}
+    assert [page for page, _ in plan] == sorted(chain, key=lambda p: (-chain[p], p))
 
 
 def test_a_page_runs_after_the_page_whose_file_it_reads(cold: tuple[Path, Built]) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from paths import ROOT as REPO
-from reader_site import visit
+from reader_site import TRANSITIONS_ENDED, visit
 
 pytestmark = [pytest.mark.browser, pytest.mark.build]
 SCREENSHOTS = REPO / "_build" / "screenshots"
@@ -46,7 +46,7 @@ def test_the_contents_lists_the_entries_and_goes_to_one(browser, url, width):
     assert {"compile()", "Input", "save()", "load()"} <= set(names), names
     drawer = page.locator(".toc-drawer")
     page.locator("label[for=__toc]:visible").first.click()
-    page.wait_for_timeout(400)  # the drawer slides in
+    drawer.evaluate(TRANSITIONS_ENDED)  # the drawer has slid in
     box = drawer.bounding_box()
     assert box["x"] + box["width"] <= width + 1 and box["x"] >= 0, box
     page.screenshot(path=str(SCREENSHOTS / f"api-torch_tensorrt-{width}-contents.png"))

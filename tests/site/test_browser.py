@@ -9,7 +9,8 @@ from urllib.parse import urlsplit
 
 import pytest
 from paths import ROOT
-from reader_site import main_content, notebook_docs, pages, provenance, settle, shot, soup, visit
+from reader_site import (SEARCH_DONE, copy_with, main_content, notebook_docs, pages, provenance, settle, shot,
+                         soup, visit)
 
 pytestmark = pytest.mark.browser
 
@@ -109,8 +110,8 @@ def test_feature_notes_are_visible(page, built_site: Path, site_url: str) -> Non
 
 def test_search_finds_a_term_offline(page, site_url: str) -> None:
     page.goto(site_url + "search.html?q=XnnpackPartitioner", wait_until="networkidle")
+    page.wait_for_function(SEARCH_DONE, timeout=30_000)  # every result shown, not the first few
     results = page.locator("#search-results ul.search li a")
-    results.first.wait_for(timeout=15_000)
     hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
     assert any("notebooks/export-on-cpu.html" in h for h in hrefs), hrefs
     shot(page, "search")
@@ -143,9 +144,7 @@ def test_dark_mode_toggle(page, site_url: str) -> None:
 
 def _copy(pg, block) -> str:
     block.hover()
-    block.locator("button.copybtn").click()
-    pg.wait_for_timeout(200)
-    return pg.evaluate("navigator.clipboard.readText()").rstrip("\n")
+    return copy_with(pg, block.locator("button.copybtn")).rstrip("\n")
 
 
 def test_copy_button_copies_code_only(browser, fixture_url: str) -> None:

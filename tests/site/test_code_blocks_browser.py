@@ -4,7 +4,7 @@ are, and how names linked in code look (fixtures: tests/site/conftest.py)."""
 from __future__ import annotations
 
 import pytest
-from reader_site import shot, visit
+from reader_site import copy_with, shot, visit
 
 pytestmark = pytest.mark.browser
 
@@ -92,9 +92,7 @@ def test_long_commands_wrap_between_arguments(browser, site_url: str, width: int
             # the copy button gives the commands as written: wrapped lines are not split
             context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
             pre.hover()
-            pg.locator("#prebuilt-runner button.copybtn").click()
-            pg.wait_for_timeout(200)
-            copied = pg.evaluate("navigator.clipboard.readText()")
+            copied = copy_with(pg, pg.locator("#prebuilt-runner button.copybtn"))
             assert copied == pre.evaluate("p => p.textContent").rstrip("\n"), copied
             assert copied.count("\n") == 2 and copied.endswith("--num_runs=10"), copied
     context.close()

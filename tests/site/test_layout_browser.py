@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from reader_site import notebook_docs, pages
-from reader_site import settle, shot, visit
+from reader_site import SEARCH_DONE, copy_with, settle, shot, visit
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 900}
@@ -296,9 +296,7 @@ def test_copy_buttons_copy_no_machinery(desktop, built_site: Path, site_url: str
     block = desktop.locator(".trtdocs-cell-file").first
     assert block.locator(".code-block-caption").inner_text().strip().startswith("main.cpp")
     block.locator("div.highlight").hover()
-    block.locator("button.copybtn").click()
-    desktop.wait_for_timeout(200)
-    copied = desktop.evaluate("navigator.clipboard.readText()")
+    copied = copy_with(desktop, block.locator("button.copybtn"))
     assert copied.startswith("#include") and "%%" not in copied, copied[:80]
     shot(desktop, "file-cell-caption")
 
@@ -333,9 +331,7 @@ def test_diagrams_are_legible_in_dark_mode(dark, browser, built_site: Path, site
 def _search(pg, site_url: str, query: str) -> list[tuple[str, str]]:
     """(docname#anchor, snippet) of each result, best first."""
     pg.goto(site_url + f"search.html?q={query}", wait_until="networkidle")
-    pg.wait_for_function("document.querySelector('#search-results')?.textContent.includes('Search finished')"
-                         " || document.querySelectorAll('#search-results li').length > 0")
-    pg.wait_for_timeout(500)
+    pg.wait_for_function(SEARCH_DONE, timeout=30_000)  # every result shown, not the first few
     results = []
     for li in pg.locator("#search-results ul.search li").all():
         href = li.locator("a").first.get_attribute("href")

@@ -31,7 +31,7 @@ from .. import config, state
 from ..output import buildpaths
 from ..output.folding import download_link
 from ..site.ptediagram import execution_folder
-from . import markdown
+from . import kept, markdown
 from .plan import SKIP_TAG, PagePlan
 from .reader import stable_ids
 
@@ -101,21 +101,22 @@ def for_jupyter(nb: nbformat.NotebookNode, plan: PagePlan) -> nbformat.NotebookN
 
 def executed_notebook(app: Sphinx, docname: str, plan: PagePlan) -> nbformat.NotebookNode | None:
     """The notebook as this build rendered it, outputs included (from the
-    jupyter-cache when myst-nb wrote it without them)."""
+    jupyter-cache when myst-nb wrote it without them). A page whose part of
+    them is gone was read again (:mod:`.kept`), so both are there."""
     config = app.env.mystnb_config
-    path = Path(config.output_folder, f"{docname}.ipynb")
+    path = kept.notebook_path(Path(config.output_folder), docname)
     if not path.is_file():
         return None
     nb = nbformat.read(path, as_version=4)
-    has_outputs = any(c.get("outputs") for c in nb.cells if c.cell_type == "code")
-    if not has_outputs and plan.status in ("executed", "partly executed"):
+    mode = nb.metadata.get("mystnb", {}).get("execution_mode", app.config.nb_execution_mode)
+    if mode == "cache" and plan.status in kept.FROM_CACHE and not kept.has_outputs(nb):
         from jupyter_cache import get_cache
 
         try:
             _, nb = get_cache(config.execution_cache_path).merge_match_into_notebook(nb)
         except KeyError:
-            logger.warning(f"{docname}: ran in this build, but its outputs are neither in {path} "
-                           f"nor in the jupyter-cache; the download has no outputs",
+            logger.warning(f"{docname}: the outputs it shows are neither in {path} nor in the jupyter-cache "
+                           f"{config.execution_cache_path}; the download has no outputs",
                            location=docname, type="trtdocs", subtype="downloads")
     return nb
 

@@ -4,9 +4,11 @@ Every notebook runs in the same folder (the build's ``run`` folder), as a
 reader runs them all in one folder: a page finds in ``programs/`` what an
 earlier page wrote there. A :class:`Job` names the jobs it runs after (pages
 that share a path in that folder, :mod:`.handoffs`); the others run side by
-side on a pool of worker threads (each drives one kernel, a separate process).
-Ready jobs start in the order of their critical path (a job's expected time
-plus the longest chain of jobs waiting for it).
+side on ``workers`` threads (each drives one kernel, a separate process).
+Whenever a thread is free, the ready job with the longest critical path starts
+on it (a job's expected time, its last run's, plus the longest chain of jobs
+waiting for it): independent slow pages start first, side by side. The order
+in which it started them is kept (:attr:`Executor.started`): what it decided.
 
 A notebook that runs to its end is stored in myst-nb's jupyter-cache under the
 key myst-nb matches when it reads the page, so the read takes its outputs from
@@ -22,7 +24,7 @@ import logging
 import shutil
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import nbformat
@@ -57,22 +59,28 @@ class Outcome:
     error: BaseException | None = None  # nbclient's exception; None when every cell ran
 
 
+Runner = Callable[[Job, Path, Path], Outcome]  # job, run folder, cache -> how it ended
+
+
 class Executor:
     """Runs jobs on ``workers`` threads in ``run_dir``, each after the jobs it names."""
 
-    def __init__(self, run_dir: Path, cache_path: Path, workers: int) -> None:
+    def __init__(self, run_dir: Path, cache_path: Path, workers: int, runner: Runner | None = None) -> None:
         self.run_dir = run_dir
         self.cache_path = cache_path
-        self._pool = concurrent.futures.ThreadPoolExecutor(max(1, workers), thread_name_prefix="trtdocs-nb")
+        self.workers = max(1, workers)
+        self._runner = runner or run_one
+        self._pool = concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="trtdocs-nb")
         self._lock = threading.Lock()
         self._jobs: dict[str, Job] = {}
         self._done: dict[str, concurrent.futures.Future[Outcome]] = {}
         self._waiting: dict[str, set[str]] = {}  # job -> the jobs it still waits for
-        self._started: set[str] = set()
+        self._running = 0
+        self.started: list[str] = []  # the jobs in the order it started them
         self._rank: dict[str, float] = {}  # job -> its critical path (start order)
 
     def start(self, jobs: Iterable[Job]) -> None:
-        """Queue the jobs; those with nothing to wait for start now."""
+        """Queue the jobs; those with nothing to wait for start now, one a thread."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
         with self._lock:
             for job in jobs:
@@ -87,6 +95,10 @@ class Executor:
     def jobs(self) -> tuple[Job, ...]:
         return tuple(self._jobs.values())
 
+    def priority(self) -> list[str]:
+        """Every job, longest critical path first: the order in which ready jobs start."""
+        return sorted(self._jobs, key=lambda d: (-self._rank[d], d))
+
     def outcome(self, docname: str) -> Outcome | None:
         """The job's outcome once it ended (waits for it); None when it is no job."""
         future = self._done.get(docname)
@@ -99,16 +111,22 @@ class Executor:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     def _release(self) -> None:
-        """Start every job whose wait is over, longest first (holding the lock)."""
-        ready = [self._jobs[d] for d, wait in self._waiting.items() if not wait and d not in self._started]
-        for job in sorted(ready, key=lambda j: (-self._rank[j.docname], j.docname)):
-            self._started.add(job.docname)
-            self._pool.submit(self._run, job)
+        """Start ready jobs on the free threads, longest critical path first (holding the lock)."""
+        started = set(self.started)
+        ready = [d for d, wait in self._waiting.items() if not wait and d not in started]
+        for docname in sorted(ready, key=lambda d: (-self._rank[d], d))[:self.workers - self._running]:
+            self.started.append(docname)
+            self._running += 1
+            self._pool.submit(self._run, self._jobs[docname])
 
     def _run(self, job: Job) -> None:
-        outcome = run_one(job, self.run_dir, self.cache_path)
+        try:
+            outcome = self._runner(job, self.run_dir, self.cache_path)
+        except Exception as exc:  # noqa: BLE001 -- its page reports it; the jobs after it still run
+            outcome = Outcome(0.0, exc)
         self._done[job.docname].set_result(outcome)
         with self._lock:
+            self._running -= 1
             for wait in self._waiting.values():
                 wait.discard(job.docname)
             self._release()

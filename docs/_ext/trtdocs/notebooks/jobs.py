@@ -25,12 +25,14 @@ from typing import TYPE_CHECKING
 from sphinx.util import logging
 
 from .. import config, state
+from . import durations
 from .execerrors import describe
 from .execute import Executor, Job
 from .frontmatter import front_matter_problem
 from .gating import input_files
 from .handoffs import Handoffs, Runs, cell_runs
 from .plan import SKIP_TAG
+from .provenance import PROVENANCE_FILE
 from .reader import gated, log_outcome
 
 if TYPE_CHECKING:
@@ -121,17 +123,13 @@ class _Planner:
         return Job(docname, path, nb,
                    timeout=page.get("execution_timeout", self.app.config.nb_execution_timeout),
                    allow_errors=page.get("execution_allow_errors", self.app.config.nb_execution_allow_errors),
-                   after=after, weight=weights.get(str(path), DEFAULT_WEIGHT_S), read=read,
+                   after=after, weight=weights.get(docname, DEFAULT_WEIGHT_S), read=read,
                    inputs=self.inputs.get(docname, ()))
 
-    def weights(self) -> dict[str, float]:
-        """Each notebook's last recorded execution time, by source path."""
-        found: dict[str, float] = {}
-        for record in sorted(self.cache.list_cache_records(), key=lambda r: r.created):
-            seconds = (record.data or {}).get("execution_seconds")
-            if seconds is not None:
-                found[record.uri] = float(seconds)
-        return found
+    def weights(self, docnames: list[str]) -> dict[str, float]:
+        """Each notebook's last run's seconds, where the cache or the last site's provenance.json has it."""
+        paths = {str(Path(self.env.doc2path(d))): d for d in docnames}
+        return durations.last_runs(self.cache.list_cache_records(), paths, Path(self.app.outdir, PROVENANCE_FILE))
 
 
 def start(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
@@ -147,7 +145,7 @@ def start(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     handoffs = Handoffs.of_site(Path(app.srcdir)) if (Path(app.srcdir) / "index.md").is_file() else None
     todo = _with_producers(missing, planner, handoffs, folder)
     runs = {d: _runs(nb) for d in todo if (nb := planner.notebook(d)) is not None}
-    weights = planner.weights()
+    weights = planner.weights(todo)
     waiting = set(missing)
     jobs = [planner.job(d, handoffs.after(d, runs) if handoffs else (), weights, d in waiting) for d in todo]
     for job in jobs:  # each run starts from what a reader's first run finds
@@ -155,12 +153,17 @@ def start(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     workers = config.of(app.config).jobs or os.cpu_count() or 1
     executor = Executor(folder, planner.cache_path, workers)
     state.of(env).execution = executor
-    logger.info("executing %d notebook(s), %d at a time, in %s: %s", len(jobs), workers, folder,
-                ", ".join(j.docname for j in jobs))
     executor.start(jobs)
+    logger.info("executing %d notebook(s), %d at a time, in %s, longest chain first: %s", len(jobs),
+                executor.workers, folder, ", ".join(_expected(d, weights) for d in executor.priority()))
     docnames[:] = [d for d in docnames if d not in waiting] + [d for d in todo if d in waiting]
     if app.parallel > 1:
         executor.wait_all()  # the reading processes fork: no thread may run across it
+
+
+def _expected(docname: str, weights: dict[str, float]) -> str:
+    seconds = weights.get(docname)
+    return f"{docname} ({'no run on record' if seconds is None else f'last run {seconds:.2f} s'})"
 
 
 def _with_producers(missing: list[str], planner: _Planner, handoffs: Handoffs | None, folder: Path) -> list[str]:

@@ -16,7 +16,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 from .. import config, state
-from . import cxxsdk, recorded
+from . import cxxsdk, kept, recorded
 from .banner import page_entry
 from .gating import input_files
 from .marks import needs_words
@@ -118,7 +118,8 @@ def resolve_report(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
              removed: set[str]) -> list[str]:
     """Re-read notebooks whose environment, imported project code, `inputs:`
-    files or record changed, and the report pages when any notebook is re-read."""
+    files or record changed, or whose outputs are gone from the build folder
+    (:mod:`.kept`), and the report pages when any notebook is re-read."""
     from .cachekey import environment_digest, files_digest
 
     build = state.of(env)
@@ -136,6 +137,14 @@ def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[s
 
     redo = [doc for doc, plan in build.plans.items()
             if doc not in changed and doc not in removed and stale(doc, plan)]
+    # what Sphinx would write them from, which anyone may delete from _build
+    unread = {doc: plan for doc, plan in build.plans.items()
+              if doc not in changed and doc not in removed and doc not in redo}
+    nb_config = env.mystnb_config
+    for doc, what in kept.lost(Path(nb_config.output_folder), Path(nb_config.execution_cache_path), unread,
+                               app.config.nb_execution_mode).items():
+        logger.info("%s; reading the page again", what, location=doc)
+        redo.append(doc)
     if redo or added or changed or removed:
         redo.extend(d for d in build.report_docs if d not in changed and d not in removed)
     return redo
