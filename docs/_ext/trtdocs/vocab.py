@@ -149,6 +149,7 @@ BLOCK_KINDS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
 # -- Requirements (a notebook's ``requires:``, a cell's ``:requires:``) ---------------
 
 FEATURE_PREFIX: Final = "feature:"  # feature:<id> names a feature of the features table
+SOURCE_BUILD: Final = "source-build"  # the capability of a machine that can build the delegate from source
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -162,9 +163,16 @@ class Capability:
 CAPABILITIES: Final[Mapping[str, Capability]] = MappingProxyType({
     "cuda": Capability("a CUDA GPU", "a CUDA GPU"),
     "tensorrt": Capability("Torch-TensorRT with TensorRT (import torch_tensorrt)", "TensorRT"),
+    # what the delegate's C++ source build reads besides the Python packages
+    # (probed by trtdocs.notebooks.sourcebuild)
+    SOURCE_BUILD: Capability("the inputs of the delegate's source build: the CUDA toolkit, a TensorRT "
+                             "SDK (TensorRT_ROOT) and the release's libtorchtrt.tar.gz (LIBTORCHTRT_TARBALL)",
+                             "the CUDA toolkit, a TensorRT SDK and libtorchtrt.tar.gz"),
 })
-# Requirements a mark names together, in fewer words than each alone.
+# Requirements a mark names together, in fewer words than each alone (the larger group first).
 JOINED_NEEDS: Final[Mapping[frozenset[str], str]] = MappingProxyType({
+    frozenset({"cuda", "tensorrt", SOURCE_BUILD}): "a CUDA GPU with TensorRT, the CUDA toolkit, "
+                                                   "a TensorRT SDK and libtorchtrt.tar.gz",
     frozenset({"cuda", "tensorrt"}): "a CUDA GPU with TensorRT",
 })
 

@@ -11,6 +11,7 @@ import pytest
 
 from trtdocs.notebooks import cxxsdk
 from trtdocs.drift import cpp, headers, installs
+from trtdocs.drift.blocks import iter_blocks
 from trtdocs.drift.commands import parse_command
 from trtdocs.features.validate import load as load_features
 from paths import ROOT, FIXTURES
@@ -138,6 +139,31 @@ def test_writefile_cells_are_checked_as_the_files_they_write():
     got = [(v.line, v.rule) for v in result.violations]
     assert got == [(16, "cpp-compile"), (25, "cmake-parse")]
     assert result.compiled == 0 and result.parsed_cmake == 1  # compiled: without an error
+
+
+def test_the_source_builds_gated_cells_are_compiled_and_parsed(tmp_path: Path):
+    """run-cpp's source build is cells gated on the GPU and its inputs; the guard still
+    compiles the C++ file a cell writes, with the stub it needs, and parses the CMake."""
+    page = ROOT / "notebooks" / "run-cpp.md"
+    cells = [b for b in map(cpp.code_block, iter_blocks(page)) if b is not None and b.kind == "writefile"
+             and "source-build" in b.options.get("requires", "")]
+    assert [b.language for b in cells] == ["cmake", "cpp", "cmake"], cells
+    result = cpp.check_pages(ROOT, paths=[page], stubs=True)
+    split = next(d for d in result.blocks if d.fence_line == cells[1].fence_line)
+    assert split.stubs == ("executorch/extension/cuda/caller_stream.h",)
+    # planted: the split runner without the header that declares make_tensor_ptr
+    text = page.read_text(encoding="utf-8")
+    planted = tmp_path / "run-cpp.md"
+    include = "#include <executorch/extension/tensor/tensor.h>\n"
+    start = text.index("%%writefile trt_pte_runner/split_runner.cpp")
+    planted.write_text(text[:start] + text[start:].replace(include, "", 1), encoding="utf-8")
+    bad = cpp.check_pages(tmp_path, paths=[planted], stubs=True)
+    assert [v.rule for v in bad.violations] and {v.rule for v in bad.violations} == {"cpp-compile"}
+    assert any("make_tensor_ptr" in v.message for v in bad.violations), bad.violations
+    # planted: an unclosed call in the appended CMake of the split runner
+    cmake = "add_executable(split_runner split_runner.cpp)"
+    planted.write_text(text.replace(cmake, cmake[:-1]), encoding="utf-8")
+    assert [v.rule for v in cpp.check_pages(tmp_path, paths=[planted], stubs=True).violations] == ["cmake-parse"]
 
 
 def test_cxx_package_install_command():

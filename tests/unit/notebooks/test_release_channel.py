@@ -22,8 +22,11 @@ def test_every_page_runs_what_the_documented_release_can(tmp_path: Path) -> None
     # machine's probe, as a build reads it (one probe per machine state, shared by builds)
     here = cached_probe(tmp_path / "environment.json")
     assert here.versions["torch_tensorrt"] == table.documented_release.version
-    # a GPU machine of the release channel: what this one lacks, described (input data)
-    gpu = dataclasses.replace(here, cuda_available=True, gpu_name="a CUDA GPU", torch_tensorrt_imports=True)
+    # a GPU machine of the release channel: what this one lacks, described (input data),
+    # with what run-cpp's source build reads (the runner provides them: docs/building.md)
+    gpu = dataclasses.replace(here, cuda_available=True, gpu_name="a CUDA GPU", torch_tensorrt_imports=True,
+                              source_build={"cuda_toolkit": "13.0", "tensorrt_sdk": "11.1.0.106",
+                                            "libtorchtrt": "libtorchtrt.tar.gz (1 bytes)"})
     context = BuildContext(environment=gpu, disabled=frozenset(), features=table.requirement,
                            record_dir=tmp_path, import_roots=(ROOT / "notebooks",), srcdir=ROOT)
     newer: dict[str, list[tuple[str, ...]]] = {}

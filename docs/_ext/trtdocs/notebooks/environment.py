@@ -5,7 +5,8 @@ torch (and trying torch_tensorrt, which may fail or crash) never touches the
 Sphinx process. Its result is cached in the build folder, and in the user
 cache (:mod:`trtdocs.userdirs`) for fresh build folders, under a fingerprint
 that is cheap to recompute: installed distributions, Python, CPU, the C++
-toolchain and the NVIDIA driver. A change in any of them probes again.
+toolchain, the source build's inputs and the NVIDIA driver. A change in any
+of them probes again.
 
 Run ``python -m trtdocs.notebooks.environment`` (with ``docs/_ext`` on the
 path) to print the probe as JSON; it needs only the standard library (and
@@ -28,6 +29,7 @@ from typing import Any
 
 from ..userdirs import cache_home
 from ..vocab import PACKAGES  # the versions reported: the guide's distributions, by display name
+from . import sourcebuild
 from .cxxsdk import toolchain, toolchain_identity
 
 # Where the package lives: the probe's child process imports it from there.
@@ -68,6 +70,9 @@ class Environment:
     # ExecuTorch's C++ package version, the C++ compiler, CMake and Ninja
     # (.cxxsdk.toolchain): what a notebook's C++ build depends on
     cxx_toolchain: dict[str, str | None] = dataclasses.field(default_factory=dict)
+    # the delegate's source-build inputs (.sourcebuild.inputs): CUDA toolkit, TensorRT
+    # SDK, the release's libtorchtrt.tar.gz; each what was found, or None
+    source_build: dict[str, str | None] = dataclasses.field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -153,6 +158,7 @@ def fingerprint() -> str:
         sys.prefix, sys.version, platform.platform(), _cpu_model(),
         repr(_nvidia_smi()), os.environ.get("CUDA_VISIBLE_DEVICES", ""),
         os.environ.get("LD_LIBRARY_PATH", ""), *_installed(), toolchain_identity(),
+        sourcebuild.identity(),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
@@ -203,6 +209,7 @@ def probe_here() -> Environment:
         torch_tensorrt_error=trt_error,
         packages_digest=hashlib.sha256("\n".join(_distributions()).encode()).hexdigest()[:16],
         cxx_toolchain=toolchain(),
+        source_build=sourcebuild.inputs(),
         fingerprint=fingerprint(),
     )
 

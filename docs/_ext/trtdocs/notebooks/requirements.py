@@ -3,7 +3,8 @@
 A notebook declares ``requires:`` in its front matter and a cell declares
 ``:requires:`` in its options. Each entry is one of:
 
-* a capability of :data:`trtdocs.vocab.CAPABILITIES` (``cuda``, ``tensorrt``);
+* a capability of :data:`trtdocs.vocab.CAPABILITIES` (``cuda``, ``tensorrt``,
+  ``source-build``);
 * ``feature:<id>``, a feature of the features table, which becomes a minimum
   Torch-TensorRT version;
 * a PEP 508 requirement on one of the packages the probe reports, such as
@@ -21,7 +22,8 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from ..features.model import FeatureRequirement
-from ..vocab import CAPABILITIES, FEATURE_PREFIX, PACKAGES, RequirementError
+from ..vocab import CAPABILITIES, FEATURE_PREFIX, PACKAGES, SOURCE_BUILD, RequirementError
+from . import sourcebuild
 from .environment import Environment
 
 # Canonical distribution name -> key in Environment.versions
@@ -127,6 +129,8 @@ def _unmet_reason(resolved: str | Requirement, env: Environment) -> str | None:
             return "torch_tensorrt is not installed"
         return (f"torch_tensorrt {env.versions['torch_tensorrt']} is installed but does not "
                 f"import: {env.torch_tensorrt_error}")
+    if resolved == SOURCE_BUILD:
+        return "; ".join(sourcebuild.missing(env.source_build)) or None
     assert isinstance(resolved, Requirement)
     key = _VERSION_KEYS[canonicalize_name(resolved.name)]
     installed = env.versions.get(key)
