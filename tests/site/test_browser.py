@@ -90,9 +90,12 @@ def test_status_banner_and_not_executed_marks_are_visible(page, built_site: Path
             assert "highlight-" in shown or "literal-block-wrapper" in shown, f"{doc}: {shown}"
         if doc.endswith("export-pte"):
             shot(page, "not-executed-marks")
-        if doc.endswith("run-cpp"):
+        if doc.endswith("gpu-resident-io"):  # C++ functions for an application, shown as text
             page.locator("article details.trtdocs-text-block").first.scroll_into_view_if_needed()
             shot(page, "text-block-marks")
+        if doc.endswith("run-cpp"):  # its TensorRT steps are gated cells, each with a cell's mark
+            page.locator("#cpp-from-source .trtdocs-not-executed").first.scroll_into_view_if_needed()
+            shot(page, "source-build-marks")
 
 
 def test_feature_notes_are_visible(page, built_site: Path, site_url: str) -> None:

@@ -165,8 +165,8 @@ CAPABILITIES: Final[Mapping[str, Capability]] = MappingProxyType({
     "tensorrt": Capability("Torch-TensorRT with TensorRT (import torch_tensorrt)", "TensorRT"),
     # what the delegate's C++ source build reads besides the Python packages
     # (probed by trtdocs.notebooks.sourcebuild)
-    SOURCE_BUILD: Capability("the inputs of the delegate's source build: the CUDA toolkit, a TensorRT "
-                             "SDK (TensorRT_ROOT) and the release's libtorchtrt.tar.gz (LIBTORCHTRT_TARBALL)",
+    SOURCE_BUILD: Capability("the source build's inputs (the CUDA toolkit, a TensorRT SDK at TensorRT_ROOT, "
+                             "the release's libtorchtrt.tar.gz at LIBTORCHTRT_TARBALL)",
                              "the CUDA toolkit, a TensorRT SDK and libtorchtrt.tar.gz"),
 })
 # Requirements a mark names together, in fewer words than each alone (the larger group first).

@@ -206,3 +206,14 @@ def test_marks_before_a_cell_with_options_apply(tmp_path):
                     '%pip install "torch-tensorrt[executorch]==2.14.0"\n```\n')
     (cmd,), problems = find_commands(page, tmp_path)
     assert problems == [] and cmd.export_only and cmd.line == 6
+
+
+def test_an_install_in_a_shell_cell_is_checked(tmp_path):
+    # a shell step made a %%bash cell keeps its install command checked (planted: off the pins)
+    page = tmp_path / "page.md"
+    page.write_text('# Page\n\n```{code-cell} ipython3\n:requires: [cuda, tensorrt]\n%%bash\n'
+                    'mkdir -p build\npip install pyyaml \\\n  "torch==2.13.*"\n```\n')
+    (cmd,), problems = find_commands(page, tmp_path)
+    assert problems == [] and cmd.line == 7 and [r.name for r in cmd.requirements] == ["pyyaml", "torch"]
+    table = load_features(REAL_TABLE)
+    assert any("torch" in v.message for v in installs.check_command(cmd, table))

@@ -1,6 +1,6 @@
 """Install commands found in the guide's pages and parsed: any ``pip install``,
-``python -m pip install``, ``uv pip install`` in a bash/console/shell block, or
-``%pip install`` / ``!pip install`` in a code cell. Each is split with
+``python -m pip install``, ``uv pip install`` in a bash/console/shell block or a
+``%%bash`` cell, or ``%pip install`` / ``!pip install`` in a code cell. Each is split with
 :mod:`shlex`; each requirement is parsed with
 :class:`packaging.requirements.Requirement`. The marks above a block
 (``% drift: export-only``, ``release=<key>``, ``cxx-package``) travel with its
@@ -21,6 +21,8 @@ from ..vocab import PYPI_SIMPLE, SHELL_LANGUAGES
 from . import Violation
 from .blocks import iter_blocks
 
+# A code cell whose first line runs the rest in a shell (its lines are shell lines).
+SHELL_CELL = re.compile(r"^%%(bash|sh)\b")
 # Code-cell line prefixes that run pip in the kernel.
 CELL_PREFIXES = ("%pip", "!pip", "%uv", "!uv", "!python -m pip", "!python3 -m pip")
 # pip/uv install options that take a value, and flags.
@@ -86,11 +88,14 @@ def find_commands(path: Path, root: Path | None = None, text: str | None = None)
     for block in iter_blocks(path, text):
         shell = block.kind in ("fence", "code-block", "code") and block.language in SHELL_LANGUAGES
         cell = block.kind == "code-cell"
+        lines, first = block.lines, block.first_line
+        if cell and lines and SHELL_CELL.match(lines[0]):  # a %%bash cell: a shell step run by the kernel
+            shell, cell, lines, first = True, False, lines[1:], first + 1
         if not (shell or cell):
             continue
         # the "% drift: ..." MyST comments above the fence
         before = "\n".join(f"drift: {mark}" for mark in block.marks)
-        for line, text_, _ in _logical_lines(block.lines, block.first_line):
+        for line, text_, _ in _logical_lines(lines, first):
             stripped = text_.strip()
             if cell:
                 if not stripped.startswith(CELL_PREFIXES):
