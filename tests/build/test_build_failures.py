@@ -151,7 +151,8 @@ def test_broken_front_matter_is_named_for_its_page_at_its_file_line(tmp_path: Pa
 def test_an_unknown_feature_in_requires_is_one_error_with_file_and_line(tmp_path: Path) -> None:
     site = _site(tmp_path, keep=("gated.md",))
     gated = site / "notebooks" / "gated.md"
-    gated.write_text(gated.read_text().replace(":requires: [cuda]", ':requires: ["feature:no-such-id"]'))
+    # the first :requires: is a code cell's (line 23); the second a {code-block}'s (line 40)
+    gated.write_text(gated.read_text().replace(":requires: [cuda]", ':requires: ["feature:no-such-id"]', 1))
     parts = ["myst_nb", "trtdocs.notebooks", "trtdocs.failures", "trtdocs.drift"]
     for result in _twice(site, tmp_path / "_build", extensions=parts):
         mentions = [ln for ln in result.log.splitlines() if "no-such-id" in ln]
@@ -197,3 +198,17 @@ def test_two_cold_builds_are_identical_but_for_times(tmp_path: Path) -> None:
     differ = [name for name in first if first[name] != second[name]]
     assert differ == [], differ
     assert "<masked>" in first["provenance.json"]
+
+
+def test_an_unknown_feature_on_a_text_block_is_one_error_with_file_and_line(tmp_path: Path) -> None:
+    site = _site(tmp_path, keep=("gated.md",))
+    gated = site / "notebooks" / "gated.md"
+    text = gated.read_text()
+    at = text.index(":requires: [cuda]", text.index(":requires: [cuda]") + 1)  # the {code-block}'s
+    gated.write_text(text[:at] + ':requires: ["feature:no-such-id"]' + text[at + len(":requires: [cuda]"):])
+    parts = ["myst_nb", "trtdocs.notebooks", "trtdocs.failures", "trtdocs.drift"]
+    for result in _twice(site, tmp_path / "_build", extensions=parts):
+        mentions = [ln for ln in result.log.splitlines() if "no-such-id" in ln]
+        assert len(mentions) == 1, result.log
+        assert "notebooks/gated.md:40: ERROR: :requires: unknown feature 'no-such-id'" in mentions[0]
+        assert "keeps the directive" not in result.log, result.log

@@ -120,7 +120,8 @@ def test_resolutions_are_in_the_banner_and_one_outside_the_pins_fails(tmp_path: 
     cache = tmp_path / "resolve"
     # planted: the unpinned executorch resolves to a release outside 2.14's ==1.4.1
     _seed(cache, site / "notebooks" / "page.md", site, torch="2.14.1", executorch="1.5.1")
-    result = build(site, tmp_path / "_build", strict=False, trtdocs_resolve_cache=str(cache))
+    result = build(site, tmp_path / "_build", strict=False, trtdocs_resolve_cache=str(cache),
+                   trtdocs_resolve_installs=True)
     warnings = [ln for ln in result.log.splitlines() if "[resolved-" in ln or "[resolves]" in ln]
     assert len(warnings) == 1, result.log
     assert "notebooks/page.md:20: WARNING: [resolved-pins] pip 26.3 resolves executorch 1.5.1" in warnings[0]

@@ -98,3 +98,7 @@ def test_a_removed_part_of_the_build_folder_costs_time_only(green: tuple[Path, P
         shown = _page_outputs(result, doc)
         assert shown == _download_outputs(result, doc), (doc, result.log)
         assert bool(shown) == (doc in WITH_CODE), doc
+    # nor does a banner: a page whose cells did not run in this build says they ran earlier
+    for doc in WITH_CODE:
+        title = result.html(f"notebooks/{doc}").select_one(".trtdocs-status summary strong").get_text()
+        assert title.endswith("in this build" if doc in ran else "in an earlier build"), (doc, title)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from paths import ROOT
+from trtdocs.notebooks import banner
 
 from reader_site import notebook_docs, soup
 
@@ -20,8 +21,7 @@ pytestmark = pytest.mark.build
 # tools/prose_words.py: the guide's pages together, and each page (COMMON.md contract 3)
 TOTAL_WORDS, PAGE_WORDS = 12_000, 1_300
 MAINTAINER_DOCS = ("docs/building", "docs/build-report")  # conf.py's trtdocs_maintainer_docs
-BANNER_WORDS = ("Executed in this build", "Partly executed in this build", "Not executed in this build",
-                "Outputs recorded on another machine")
+BANNER_WORDS = (*banner.TITLES.values(), *banner.EARLIER.values())  # the status banner's titles
 
 
 def _prose_words():

@@ -20,6 +20,7 @@ import pytest
 
 from reader_site import notebook_docs, pages
 from reader_site import SEARCH_DONE, copy_with, settle, shot, visit
+from trtdocs.notebooks import banner
 
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 900}
@@ -28,8 +29,7 @@ PHONE = {"width": 390, "height": 844}
 # explains, troubleshooting is a reference table, the landing page's quick start counts.
 NOT_TASKS = frozenset({"notebooks/overview", "notebooks/troubleshooting"})
 MAINTAINER_DOCS = frozenset({"docs/building", "docs/build-report"})  # conf.py's trtdocs_maintainer_docs
-BANNER_WORDS = ("Executed in this build", "Partly executed in this build", "Not executed in this build",
-                "Outputs recorded on another machine")
+BANNER_WORDS = (*banner.TITLES.values(), *banner.EARLIER.values())  # the status banner's titles
 
 # -- the checks: JavaScript run on a page, each returning its problems --------------------------
 

@@ -34,3 +34,23 @@ def test_a_planted_stray_file_is_found(tmp_path: Path) -> None:
     (tmp_path / "roots" / "test-x").mkdir(parents=True)
     (tmp_path / "roots" / "test-x" / "test_in_a_root.py").write_text("")
     assert stray_test_files(tmp_path) == ["roots/test-x/test_in_a_root.py", "test_reader_guide.py"]
+
+
+def shared_basenames(tests: Path) -> list[str]:
+    """Test files whose names another tier's file has: pytest imports test modules by
+    their basename (no packages), so the second one stops the whole session's collection."""
+    seen: dict[str, list[str]] = {}
+    for path in sorted(tests.rglob("test_*.py")):
+        seen.setdefault(path.name, []).append(path.relative_to(tests).as_posix())
+    return [" and ".join(paths) for paths in seen.values() if len(paths) > 1]
+
+
+def test_every_test_file_has_its_own_name() -> None:
+    assert not shared_basenames(TESTS), shared_basenames(TESTS)
+
+
+def test_a_planted_shared_name_is_found(tmp_path: Path) -> None:
+    for tier in ("unit", "build"):
+        (tmp_path / tier).mkdir()
+        (tmp_path / tier / "test_same.py").write_text("")
+    assert shared_basenames(tmp_path) == ["build/test_same.py and unit/test_same.py"]

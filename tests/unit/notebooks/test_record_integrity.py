@@ -1,7 +1,7 @@
 """A record's digest (trtdocs.notebooks.integrity) and what keeps output
 strippers away from records (notebooks/_recorded/.gitattributes, the records'
 ``keep_output``), without Sphinx. The builds that refuse a bad record are in
-tests/build/test_record_integrity.py; the planted records are tests/records.py."""
+tests/build/test_records_refused_in_build.py; the planted records are tests/records.py."""
 
 from __future__ import annotations
 

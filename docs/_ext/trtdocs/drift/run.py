@@ -29,6 +29,7 @@ class Report:
 
     violations: tuple[Violation, ...]  # errors: the build warns (fails under -W), tests fail
     notes: tuple[str, ...]  # not errors: gated API findings, C++ blocks not compiled and why
+    _: dataclasses.KW_ONLY  # what the guards add by name: two merges once shifted a positional one
     uncompiled: tuple[cpp.Listed, ...] = ()  # the C++ blocks not compiled (captioned on their pages)
     resolved: tuple[resolved.Claim, ...] = ()  # each install command's resolution (in its page's banner)
     compiled: tuple[cpp.Compiled, ...] = ()  # the C++ blocks compiled, with what they read (captioned too)
@@ -44,9 +45,9 @@ def report_to_json(report: Report) -> dict[str, Any]:
 
 def report_from_json(data: dict[str, Any]) -> Report:
     return Report(tuple(Violation(**v) for v in data["violations"]), tuple(data["notes"]),
-                  tuple(cpp.Listed(**item) for item in data.get("uncompiled", ())),
-                  tuple(resolved.Claim(**claim) for claim in data.get("resolved", ())),
-                  tuple(_compiled(item) for item in data.get("compiled", ())))
+                  uncompiled=tuple(cpp.Listed(**item) for item in data.get("uncompiled", ())),
+                  resolved=tuple(resolved.Claim(**claim) for claim in data.get("resolved", ())),
+                  compiled=tuple(_compiled(item) for item in data.get("compiled", ())))
 
 
 def _compiled(item: dict[str, Any]) -> cpp.Compiled:
@@ -77,7 +78,7 @@ def _page_findings(guard: str, root: Path, paths: list[Path], features: Features
         return Report(result.violations,
                       tuple(f"{item.path}:{item.line}: C++ block not compiled: "
                             f"{'<' + item.header + '> missing: ' if item.header else ''}{item.reason}"
-                            for item in result.listed), result.listed, result.blocks)
+                            for item in result.listed), uncompiled=result.listed, compiled=result.blocks)
     assert guard == "marks", guard
     return Report(tuple(marks.check_pages(root, paths)), ())
 
@@ -103,7 +104,8 @@ def _by_page(report: Report, rels: list[str]) -> dict[str, Report] | None:
         if done.path not in parts:
             return None
         parts[done.path][3].append(done)
-    return {rel: Report(tuple(v), tuple(n), tuple(u), tuple(c)) for rel, (v, n, u, c) in parts.items()}
+    return {rel: Report(tuple(v), tuple(n), uncompiled=tuple(u), compiled=tuple(c))
+            for rel, (v, n, u, c) in parts.items()}
 
 
 def _page_guard(guard: str, root: Path, pages: list[Path], features: FeaturesTable | None,
@@ -130,7 +132,7 @@ def _page_guard(guard: str, root: Path, pages: list[Path], features: FeaturesTab
                 page_memo.put(guard, rel, digests[rel], report_to_json(part))
     ordered = [parts[rel] for rel in rels if rel in parts]
     return Report(tuple(v for r in ordered for v in r.violations), tuple(n for r in ordered for n in r.notes),
-                  tuple(u for r in ordered for u in r.uncompiled),
+                  uncompiled=tuple(u for r in ordered for u in r.uncompiled),
                   compiled=tuple(c for r in ordered for c in r.compiled))
 
 
@@ -237,5 +239,5 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
                 notes.append(f"{len(register.without_evidence)} guide page(s) without an evidence file in "
                              f"{evidence.EVIDENCE_DIR}/ (listed, not failed: require=False): "
                              f"{', '.join(register.without_evidence)}")
-    return Report(tuple(violations), tuple(notes), tuple(uncompiled), resolved=tuple(claims),
+    return Report(tuple(violations), tuple(notes), uncompiled=tuple(uncompiled), resolved=tuple(claims),
                   compiled=tuple(compiled))

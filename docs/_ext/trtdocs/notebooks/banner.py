@@ -133,6 +133,10 @@ def _versions_text(envdata: dict[str, Any]) -> str:
 TITLES: Final[Mapping[str, str]] = MappingProxyType({
     "executed": "Executed in this build", "recorded": "Outputs recorded on another machine",
     "partly executed": "Partly executed in this build", "not executed": "Not executed in this build"})
+# an execution this build found in the jupyter-cache: it ran in an earlier build of
+# the same code and environment (the cache key, cachekey.py), not in this one
+EARLIER: Final[Mapping[str, str]] = MappingProxyType({
+    "executed": "Executed in an earlier build", "partly executed": "Partly executed in an earlier build"})
 
 
 def resolutions(claims: tuple[str, tuple[str, ...]]) -> list[nodes.Node]:
@@ -154,7 +158,8 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
     status = entry["status"]
     kind = {"executed": "note", "recorded": "important"}.get(status, "warning")
     envdata = entry.get("environment") or {}
-    summary: list[nodes.Node] = [nodes.strong(text=TITLES[status]),
+    earlier = bool(entry.get("earlier")) and status in EARLIER
+    summary: list[nodes.Node] = [nodes.strong(text=(EARLIER if earlier else TITLES)[status]),
                                  nodes.Text(f" · {_machine_short(envdata)}")]
     if entry.get("executed_at"):
         summary.append(nodes.Text(f" · {str(entry['executed_at'])[:10]}"))
@@ -196,6 +201,10 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
                 f"Outputs below come from {_machine_text(envdata)}, executed at "
                 f"{entry.get('executed_at', 'unknown time')} in {entry.get('duration_s', '?')} s, "
                 f"with {_versions_text(envdata)}.")))
+            if earlier:
+                body.append(nodes.paragraph(text=(
+                    "This build found that run in its execution cache: the page's code, the files "
+                    "it reads, and the machine and its packages are unchanged since.")))
     body.append(downloads.description(docname, plan))
     # no-search: Sphinx's search index leaves the banner out (its words are on every page)
     return folding.make(summary, body, ["trtdocs-status", f"trtdocs-status-{status.replace(' ', '-')}",
@@ -217,7 +226,7 @@ def running_time(entry: dict[str, Any]) -> nodes.paragraph | None:
         return None
     minutes, rest = divmod(float(seconds), 60)
     where = {"recorded": f" (recorded on {_machine_short(entry.get('environment') or {})})",
-             "partly executed": " (the cells that ran in this build)"}.get(entry["status"], "")
+             "partly executed": " (the cells that ran)"}.get(entry["status"], "")
     return nodes.paragraph(text=f"Total running time of this notebook: {int(minutes)} min {rest:.1f} s{where}.",
                            classes=["trtdocs-running-time"])
 
@@ -247,4 +256,7 @@ def page_entry(app: Sphinx, docname: str, plan: PagePlan) -> dict[str, Any]:
     exec_data = NbMetadataCollector.get_exec_data(app.env, docname)
     context = state.of(app.env).context
     assert context is not None, "trtdocs.notebooks is not set up"
-    return provenance(plan, context.environment, exec_data)
+    entry = provenance(plan, context.environment, exec_data)
+    if exec_data and plan.record is None and exec_data.get("mtime") is not None:
+        entry["earlier"] = exec_data["mtime"] < context.now.timestamp()
+    return entry

@@ -194,8 +194,11 @@ def _code_block(name: str, arg: str, options: dict[str, str], content: str, ctx:
     block = f"{fence}{arg}\n{content}\n{fence}"
     if "requires" not in options:
         return block
-    needs = requirements.parse(yaml.safe_load(options["requires"]))
-    words = [requirements.describe(r, ctx.features.requirement) for r in needs]
+    try:
+        needs = requirements.parse(yaml.safe_load(options["requires"]))
+        words = [requirements.describe(r, ctx.features.requirement) for r in needs]
+    except (ValueError, yaml.YAMLError):
+        return block  # the {code-block} directive reports its bad option, once, at its line
     return f"*Not run in the guide's build; needs {', '.join(words)}.*\n\n{block}"
 
 
