@@ -94,7 +94,7 @@ def test_long_commands_wrap_between_arguments(browser, site_url: str, width: int
             pre.hover()
             copied = copy_with(pg, pg.locator("#prebuilt-runner button.copybtn"))
             assert copied == pre.evaluate("p => p.textContent").rstrip("\n"), copied
-            assert copied.count("\n") == 2 and copied.endswith("--num_runs=10"), copied
+            assert copied.count("\n") == 3 and copied.endswith("--num_runs=10"), copied
     context.close()
     assert blocks >= 10, f"only {blocks} shell blocks on {SHELL_PAGES}"
     assert not problems, "\n".join(problems)
