@@ -77,7 +77,7 @@ def _page_findings(guard: str, root: Path, paths: list[Path], features: Features
         return Report(result.violations,
                       tuple(f"{item.path}:{item.line}: C++ block not compiled: "
                             f"{'<' + item.header + '> missing: ' if item.header else ''}{item.reason}"
-                            for item in result.listed), result.listed, result.blocks)
+                            for item in result.listed), result.listed, compiled=result.blocks)
     assert guard == "marks", guard
     return Report(tuple(marks.check_pages(root, paths)), ())
 
@@ -103,7 +103,7 @@ def _by_page(report: Report, rels: list[str]) -> dict[str, Report] | None:
         if done.path not in parts:
             return None
         parts[done.path][3].append(done)
-    return {rel: Report(tuple(v), tuple(n), tuple(u), tuple(c)) for rel, (v, n, u, c) in parts.items()}
+    return {rel: Report(tuple(v), tuple(n), tuple(u), compiled=tuple(c)) for rel, (v, n, u, c) in parts.items()}
 
 
 def _page_guard(guard: str, root: Path, pages: list[Path], features: FeaturesTable | None,
