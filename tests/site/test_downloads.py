@@ -67,7 +67,7 @@ def test_tables_tabs_admonitions_and_links(ctx: markdown.Context) -> None:
     assert "> **Warning:** Do not [Install](install.ipynb)." in out
     assert "| `.pte` (ExecuTorch) | `.pt2` (ExportedProgram) |" in out  # the data file's columns
     # its version column shows only the notes that say something for 2.14 (GPU-resident I/O: in code, no run)
-    assert "Feature |" in out and "In code in 2.14, no run shown: this guide lowers one on a CPU" in out
+    assert "Feature |" in out and "In code in 2.14, no run shown; this guide lowers one on a CPU" in out
     assert "Needs Torch-TensorRT" not in out
     assert "See [Keep the versions together](install.ipynb), [text](#A-section-here) and " \
            "[executorch](https://pypi.org/project/executorch/)." in out
