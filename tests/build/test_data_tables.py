@@ -51,7 +51,7 @@ def test_data_tables_render_markup_and_feature_notes(site: tuple[Path, Path]) ->
     assert errors[0] == ["Symptom", "When", "Cause", "Fix", "Feature"]
     # each error links to itself (its own anchor, a headerlink)
     assert errors[1][0].endswith("( reproduced ) \u00b6")
-    assert errors[2][4] == "Needs Torch-TensorRT 2.15 or newer"  # a cell's only note: no parentheses
+    assert errors[2][4] == ("Needs a Torch-TensorRT nightly build; described for 2.15, not released")  # a cell's only note: no parentheses
     soup = BeautifulSoup(page.read_text(), "html.parser")
     table = soup.select_one("table.trtdocs-data-errors")
     assert table.select_one("a[href='#reproduced-here']") is not None
@@ -62,10 +62,11 @@ def test_data_tables_render_markup_and_feature_notes(site: tuple[Path, Path]) ->
     assert code.get_text("") == "Error::OperatorMissing | pipe" and code.select("wbr")
     assert table.select_one("tr#error-serialize a.headerlink")["href"] == "#error-serialize"
     options_table = rows(page, "trtdocs-data-runtime-options")
-    # "First release" is left out: the documented release has the only option's feature
-    assert options_table[0] == ["Option", "Type", "Default", "Set from C++", "From Python"]
+    # "First release" shows: the documented release has the only option's feature in code, with no run shown
+    assert options_table[0] == ["Option", "Type", "Default", "Set from C++", "From Python", "First release"]
     assert options_table[1][0] == "weight_streaming_budget" and options_table[1][3:5] == [
         "load option: LoadBackendOptionsMap", "no"]
+    assert options_table[1][5].startswith("In code in 2.14"), options_table[1]
     terms = [dt.get_text(strip=True) for dt in soup.select("dl.trtdocs-data-definitions dt")]
     assert terms == ["weight_streaming_budget"]
 

@@ -49,13 +49,13 @@ def test_notes_follow_the_documented_release(both: dict[str, dict[str, list[str]
     # code without a run and a description say so, and so does a release that is not out
     assert both["2.14"]["titles"] == [
         "Needs Torch-TensorRT 2.15 or newer",
-        "Needs a Torch-TensorRT build newer than 2.15, such as a nightly",
+        "Needs a Torch-TensorRT nightly build; not known for 2.15",
         "Linux x86-64 only",
-        "In code in 2.14, no run shown: no engine run",
+        "In code in 2.14, no engine run",
         "In code in nightly builds, no run shown; described for 2.15, not released",
     ]
     assert both["2.15"]["titles"] == [
-        "Needs a Torch-TensorRT build newer than 2.15, such as a nightly",
+        "Needs a Torch-TensorRT nightly build; not known for 2.15",
         "Linux x86-64 only",
         "Described for 2.15, not released",
         "Described for 2.15, not released",
@@ -183,9 +183,9 @@ def test_inline_notes_fit_their_sentence(tmp_path: Path) -> None:
     assert "The export keeps it." in text
     # ... and with its separator; a run of equal notes says it once
     assert "Both exist (Linux x86-64 only) and so on." in text
-    assert "Both need (Needs a Torch-TensorRT build newer than 2.15, such as a nightly)." in text
+    assert "Both need (Needs a Torch-TensorRT nightly build; not known for 2.15)." in text
     # parentheses in inline code do not count; closed ones do not either
-    assert "A call (see f(x)) then (Needs a Torch-TensorRT build newer than 2.15, such as a nightly)." in text
+    assert "A call (see f(x)) then (Needs a Torch-TensorRT nightly build; not known for 2.15)." in text
     assert "((" not in text and "))" not in text.replace("f(x))", "") and "()" not in text
 
 

@@ -47,14 +47,15 @@ def test_a_code_block_becomes_a_fence_with_what_it_needs(ctx: markdown.Context) 
 
 
 def test_version_notes_follow_the_site(ctx: markdown.Context) -> None:
-    # a feature 2.14 has everywhere: no note, and the sentence closes over it
-    assert markdown.render("It runs on the GPU {feature}`cuda-backend-coalesce`.\n", ctx) == "It runs on the GPU.\n"
+    # a feature 2.14 has, with a run shown: no note, and the sentence closes over it
+    assert markdown.render("It runs on the GPU {feature}`pte-save`.\n", ctx) == "It runs on the GPU.\n"
     assert markdown.render("```{feature-note} pte-save\n```\n", ctx) == "\n"
     out = markdown.render("Options {feature}`gpu-resident-io-python`.\n\n```{feature-note} gpu-resident-io-python\n```\n", ctx)
-    assert out.startswith("Options (Needs Torch-TensorRT 2.15 or newer).\n\n> **Needs Torch-TensorRT 2.15 or newer.** ")
+    note = "Needs a Torch-TensorRT nightly build; described for 2.15, not released"
+    assert out.startswith(f"Options ({note}).\n\n> **{note}.** ")
     assert "See the support matrix." in out
     # a note that is all its text holds (a table cell) has no parentheses, as on the site
-    assert markdown._inline("{feature}`gpu-resident-io-python`", ctx) == "Needs Torch-TensorRT 2.15 or newer"
+    assert markdown._inline("{feature}`gpu-resident-io-python`", ctx) == note
 
 
 def test_tables_tabs_admonitions_and_links(ctx: markdown.Context) -> None:
@@ -67,7 +68,7 @@ def test_tables_tabs_admonitions_and_links(ctx: markdown.Context) -> None:
     assert "> **Warning:** Do not [Install](install.ipynb)." in out
     assert "| `.pte` (ExecuTorch) | `.pt2` (ExportedProgram) |" in out  # the data file's columns
     # its version column shows only the notes that say something for 2.14 (GPU-resident I/O: in code, no run)
-    assert "Feature |" in out and "In code in 2.14, no run shown: this guide lowers one on a CPU" in out
+    assert "Feature |" in out and "In code in 2.14, no run shown; this guide lowers one on a CPU" in out
     assert "Needs Torch-TensorRT" not in out
     assert "See [Keep the versions together](install.ipynb), [text](#A-section-here) and " \
            "[executorch](https://pypi.org/project/executorch/)." in out

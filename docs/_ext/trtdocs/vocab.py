@@ -72,8 +72,9 @@ class State:
 
 # The evidence standard, written once: a state is earned by what its sources show.
 STATES: Final[Mapping[str, State]] = MappingProxyType({
-    "yes": State("yes", "\u2713", "a run is shown: an upstream test that runs it at a named commit, a "
-                 "published file that does it, or a cell of this guide that runs it", "run"),
+    "yes": State("yes", "\u2713", "a run is shown: an upstream test that runs it at a named commit (one "
+                 "that skips on some machines, with a log of it passing), a published file that does it, or "
+                 "a cell of this guide that runs it", "run"),
     "in-code": State("in code", "\u25cb", "the release's code has it (a file of its published wheel, or an "
                      "upstream file at a commit); no run is shown", "code"),
     "described": State("described", "\u270e", "a pull request or document describes it; nothing released "

@@ -114,3 +114,19 @@ def test_the_key_follows_the_headers_of_an_extra_include_folder(tmp_path: Path,
     # the same folder, a header changed in it (a source checkout moved to another commit)
     (headers / "a.h").write_text("#pragma once\nint changed;\n", encoding="utf-8")
     assert memo.inputs_key(TABLE, "2.14") != key
+
+
+def test_compiled_blocks_reach_the_report_fresh_and_from_the_memo(tmp_path: Path) -> None:
+    """The C++ guard's compiled blocks are what the captions read (drift/captions.py).
+    Planted once: they were handed to Report by position, landed in `resolved`, and no
+    page said what its blocks compiled against."""
+    page = tmp_path / "docs" / "a.md"
+    _site(tmp_path)
+    page.write_text("# A\n\n```cpp\nint main() { return 0; }\n```\n", encoding="utf-8")
+    page_memo = PageMemo.open(tmp_path / "memo.json", memo.inputs_key(TABLE, "2.14"))
+    fresh = run.run_guards(tmp_path, table_path=TABLE, guards=("cpp",), page_memo=page_memo)
+    page_memo.save()
+    assert [(c.path, c.fence_line) for c in fresh.compiled] == [("docs/a.md", 3)] and fresh.resolved == ()
+    again = run.run_guards(tmp_path, table_path=TABLE, guards=("cpp",),
+                           page_memo=PageMemo.open(tmp_path / "memo.json", memo.inputs_key(TABLE, "2.14")))
+    assert again.compiled == fresh.compiled and again.resolved == ()

@@ -161,10 +161,13 @@ def test_the_2_14_column_is_checked_against_the_wheels(table: F.FeaturesTable) -
     # 2.14 features whose code is there but whose run no source shows (issue 27's standard):
     # ETRecord (run upstream only without engines), GPU-resident I/O (lowers; no GPU run),
     # dynamic shapes (no run at a changed shape), weight streaming and its load option (parsed,
-    # never streamed), the CUDA backend split (export only) and green contexts (by hand, not in CI)
+    # never streamed), the CUDA backend split (export only), green contexts (by hand, not in CI),
+    # and review 1's: several methods (the test that writes two skips without nvcc), the KV cache
+    # (2.14.0's export changed after the commit that runs it), the caller stream (no run with the
+    # CUDA delegate)
     assert {fid for fid, s in states.items() if s not in ("yes", "no")} == {
         "etrecord", "gpu-resident-io", "dynamic-shapes", "weight-streaming", "runtime-options-cpp",
-        "cuda-backend-coalesce", "green-context"}
+        "cuda-backend-coalesce", "green-context", "multi-method", "kv-cache-alias", "caller-stream"}
     assert {s for fid, s in states.items() if s not in ("yes", "no")} == {"in-code"}
 
 
@@ -219,21 +222,22 @@ def test_headline_follows_the_since_cell(tmp_path: Path, kind: str, since: str, 
         assert (str(requirement), requirement.needs) == ("torch_tensorrt>=2.15", needs)
 
 
-# Each state of the documented release's own cell, as its note's headline says it.
+# Each state of the documented release's own cell, as its note's headline says it. An
+# in-code remark names the missing run, and stands in place of "no run shown".
 DOCUMENTED_STATES = [
-    ("yes", RUN, ""),
-    ("in-code", CODE, "In code in 2.14, no run shown: a remark"),
-    ("described", PR, "Described for 2.14; the release does not show it: a remark"),
-    ("broken", PR, "Fails in 2.14: a remark"),
-    ("unknown", PR, "Not known for 2.14: a remark"),
+    ("yes", RUN, "a remark", ""),
+    ("in-code", CODE, "no run with engines shown", "In code in 2.14, no run with engines shown"),
+    ("described", PR, "a remark", "Described for 2.14; the release does not show it: a remark"),
+    ("broken", PR, "a remark", "Fails in 2.14: a remark"),
+    ("unknown", PR, "a remark", "Not known for 2.14: a remark"),
 ]
 
 
-@pytest.mark.parametrize("state, source, headline", DOCUMENTED_STATES)
+@pytest.mark.parametrize("state, source, remark, headline", DOCUMENTED_STATES)
 def test_each_state_of_the_documented_release_reads_in_plain_words(tmp_path: Path, state: str, source: str,
-                                                                  headline: str) -> None:
+                                                                  remark: str, headline: str) -> None:
     table = tmp_path / "features.toml"
-    cells = f'"2.14" = {{ state = "{state}", sources = [{source}], remark = "a remark" }}'
+    cells = f'"2.14" = {{ state = "{state}", sources = [{source}], remark = "{remark}" }}'
     table.write_text(FIXTURE.read_text().replace(
         '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "unknown" }' % RUN,
         cells + ', "2.15" = { state = "unknown" }', 1))
@@ -249,7 +253,8 @@ def test_each_state_of_the_documented_release_reads_in_plain_words(tmp_path: Pat
 def test_an_in_code_documented_cell_gets_a_note(table: F.FeaturesTable) -> None:
     # the documented release has weight streaming's option, but no run shows an engine stream
     feature = table.feature("weight-streaming")
-    assert table.availability(feature) == f"In code in 2.14, no run shown: {feature.cells['2.14'].remark}"
+    assert table.availability(feature) == f"In code in 2.14, {feature.cells['2.14'].remark}"
+    assert feature.cells["2.14"].remark.startswith("no run")
     assert table.availability(table.feature("pte-save")) == ""  # a yes says nothing
 
 
@@ -261,7 +266,8 @@ NOTES_BY_DOCUMENTED_RELEASE = [
     ("2.14", "old", "note_text", ""),
     ("2.14", "next", "availability", "Needs Torch-TensorRT 2.15 or newer"),
     # the newest numbered release lacks it too, so the note names that one
-    ("2.14", "future", "availability", "Needs a Torch-TensorRT build newer than 2.15, such as a nightly"),
+    # words from the 2.15 cell, which is unknown: not "newer than 2.15", which would say 2.15 lacks it
+    ("2.14", "future", "availability", "Needs a Torch-TensorRT nightly build; not known for 2.15"),
     ("2.14", "changed", "availability", "Changed in 2.15"),
     ("2.15", "old", "availability", ""),
     ("2.15", "next", "availability", ""),
@@ -278,6 +284,19 @@ NOTES_BY_DOCUMENTED_RELEASE = [
 def test_notes_relative_to_documented_release(documented: str, fid: str, asked: str, expected: str) -> None:
     table = load(FIXTURE, documented)
     assert getattr(table, asked)(table.feature(fid)) == expected
+
+
+def test_a_nightly_feature_says_what_the_newest_release_cell_says(tmp_path: Path) -> None:
+    # review 1, finding 5: "a build newer than 2.15" told readers 2.15 lacks a feature that no
+    # source shows either way; the words now follow the 2.15 cell, whatever its state
+    unknown = '"2.15" = { state = "unknown", sources = [{ pr = "pytorch/TensorRT#2", shows = "a fixture note" }] }'
+    assert unknown in FIXTURE.read_text()
+    table = tmp_path / "features.toml"
+    table.write_text(FIXTURE.read_text().replace(
+        unknown, '"2.15" = { state = "no", sources = [{ pr = "pytorch/TensorRT#2" }] }', 1))
+    t = load(table)
+    assert t.availability(t.feature("future")) == "Needs a Torch-TensorRT nightly build; not in 2.15"
+    assert t.requirement("future").needs == "a Torch-TensorRT nightly build (not in 2.15)"
 
 
 def test_a_feature_the_documented_release_lacks_has_no_platforms_there() -> None:
@@ -315,7 +334,7 @@ def test_gated_reason_names_needed_and_installed_versions() -> None:
     # what a reader reads in marks and banners: the release in words, no feature id
     assert (unmet.needs, unmet.reason) == ("Torch-TensorRT 2.15 or newer", "torch_tensorrt 2.14.0 is installed")
     [unmet] = requirements.evaluate(["feature:future"], env, features=t.requirement)
-    assert unmet.needs == "a Torch-TensorRT build newer than 2.15, such as a nightly"
+    assert unmet.needs == "a Torch-TensorRT nightly build (not known for 2.15)"
     assert unmet.reason == "torch_tensorrt 2.14.0 is installed"
     assert requirements.evaluate(["feature:future"], _env("2.16.0.dev20261101"), features=t.requirement) == []
 
@@ -336,12 +355,12 @@ def test_gating_marks_the_cell(tmp_path: Path) -> None:
     # the decision is data on the plan; the notebook only gets nbclient's tag
     [skipped] = plan.skipped
     assert (skipped.number, skipped.needs) == (2, ("feature:future",))
-    assert skipped.reasons == ("needs a Torch-TensorRT build newer than 2.15, such as a nightly: "
+    assert skipped.reasons == ("needs a Torch-TensorRT nightly build (not known for 2.15): "
                                "torch_tensorrt 2.14.0 is installed",)
     assert SKIP_TAG in nb.cells[skipped.index].metadata["tags"] and nb.cells[skipped.index].source == "y = 2"
     assert len(nb.cells) == cells  # nothing written into the notebook
     assert mark_line(skipped.needs, plan.needs) == (
-        "Not run in this build: needs a Torch-TensorRT build newer than 2.15, such as a nightly.")
+        "Not run in this build: needs a Torch-TensorRT nightly build (not known for 2.15).")
 
 
 FIXTURE_NOTEBOOK = """---
@@ -411,7 +430,8 @@ RUN_SOURCE = '{ test = "pytorch/TensorRT/tests/test_fixture.py", at = "0123abc" 
      '"2.14" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }, { wheel = "torch-tensorrt==2.14.0", '
      'path = "torch_tensorrt/_compile.py" }] }, "2.15" = { state = "yes"',
      "features[0] 'old'.cells.'2.14': state 'yes' means a run is shown: an upstream test that runs it at a "
-     "named commit, a published file that does it, or a cell of this guide that runs it, but its sources "
+     "named commit (one that skips on some machines, with a log of it passing), a published file that does it, "
+     "or a cell of this guide that runs it, but its sources "
      "(pr, wheel) show none of that: it needs a source of kind artifact"),
     # a test at a branch is no run: a branch moves
     ('"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
@@ -421,6 +441,12 @@ RUN_SOURCE = '{ test = "pytorch/TensorRT/tests/test_fixture.py", at = "0123abc" 
     ('"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
      '"2.14" = { state = "in-code", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
      "features[0] 'old'.cells.'2.14': state 'in-code' means the release's code has it"),
+    # planted: an in-code remark that reads as a run, as 2.14's etrecord once did ("In code in
+    # 2.14, no run shown: run upstream only for a program without engines")
+    ('"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
+     '"2.14" = { state = "in-code", sources = [{ file = "pytorch/TensorRT/py/a.py", at = "main" }], '
+     'remark = "run upstream only for a program without engines" }, "2.15" = { state = "yes"',
+     "features[0] 'old'.cells.'2.14'.remark: an in-code remark names the run that is missing"),
     ('"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
      '"2.14" = { state = "no", sources = [] }, "2.15" = { state = "yes"',
      "features[1] 'next'.cells.'2.14': state 'no' needs its sources"),

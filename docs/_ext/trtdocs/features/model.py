@@ -19,7 +19,7 @@ from packaging.version import Version
 from ..vocab import (FEATURE_PACKAGE, INSTALL_PLATFORMS, INSTALL_TOOLS, NIGHTLY, PINS, PLATFORMS, PYPI_SIMPLE,
                      STATES, TORCH_TENSORRT, UV_INDEX_STRATEGY, RequirementError)
 from .sources import Source
-from .words import needs_words, newer_words, release_words, sentence, state_words
+from .words import needs_words, release_words, sentence, state_words
 
 # Feature kind -> how its notes head it: a new feature, or a behaviour that changed
 # (rendered like Sphinx's versionchanged).
@@ -251,7 +251,9 @@ class FeaturesTable:
 
         A release feature needs ``torch_tensorrt>=<since>``. A nightly-only
         feature needs a version past the newest numbered release, which no
-        release satisfies and a later nightly (a ``.dev`` build) does.
+        release satisfies and a later nightly (a ``.dev`` build) does; its words
+        say what the newest release's cell says ("not known for 2.15"), not that
+        the release lacks it.
         """
         try:
             feature = self.feature(feature_id)
@@ -269,7 +271,7 @@ class FeaturesTable:
         newest = self.newest.number
         assert newest is not None
         spec = f"{package}>={newest.major}.{newest.minor + 1}.0.dev0"
-        return FeatureRequirement(spec, newer_words(self.newest.key))
+        return FeatureRequirement(spec, f"a Torch-TensorRT nightly build ({self._state(feature, self.newest.key)})")
 
     # -- notes
     def first(self, feature: Feature, states: frozenset[str] | set[str]) -> str | None:
@@ -297,8 +299,8 @@ class FeaturesTable:
             yes = feature.cells[documented].state == "yes"
             return "" if yes else sentence(self._state(feature, documented, remark=True))
         since, changed = feature.since, feature.kind == "changed"
-        if since == NIGHTLY:
-            return sentence(f"needs {newer_words(self.newest.key)}")
+        if since == NIGHTLY:  # the newest release's cell is no or unknown: say which
+            return f"{needs_words(NIGHTLY)}; {self._state(feature, self.newest.key)}"
         state = feature.cells[since].state
         if state not in ("described", "unknown"):  # the release that brings it has it
             head = f"Changed in {since}" if changed else needs_words(since)

@@ -6,8 +6,9 @@ Vocabularies are frozen (:mod:`trtdocs.vocab`, :mod:`.model`): an unknown key,
 status, state, field or platform is an error, not a silent default. Every
 feature has one cell per release, and each state names the sources it needs
 (vocab.STATES, the evidence standard): a yes cell a run (:data:`.sources.RUNS`),
-an in-code cell code, a described, broken or no cell any source. A release's pins name the published metadata they are read from, and
-only a released release has pins.
+an in-code cell code, a described, broken or no cell any source; an in-code
+cell's remark says which run is missing. A release's pins name the published
+metadata they are read from, and only a released release has pins.
 """
 
 from __future__ import annotations
@@ -331,6 +332,11 @@ class _Validator:
             sources = self.sources(f"{cell_entry}.sources", data.get("sources", []))
             self.evidence(cell_entry, state, sources)
             remark = self.string(f"{cell_entry}.remark", data.get("remark", "")).strip()
+            if state == "in-code" and remark and not remark.startswith(IN_CODE_REMARK):
+                # notes print the remark in place of "no run shown" (words.state_words)
+                raise self.fail(f"{cell_entry}.remark", f"an in-code remark names the run that is missing, "
+                                                        f"such as 'no run with engines shown'; {remark!r} "
+                                                        f"does not start with {IN_CODE_REMARK!r}")
             before = keys.index(key) < keys.index(since)
             if before and state not in STATES_BEFORE_SINCE:
                 raise self.fail(f"{cell_entry}.state", f"is {state!r} but since = {since!r} says "
@@ -341,6 +347,9 @@ class _Validator:
             cells[key] = Cell(state, sources, remark)
         return cells
 
+
+# How an in-code cell's remark begins: it names the run that is missing (words.state_words).
+IN_CODE_REMARK = "no "
 
 # What each kind of evidence a state needs is met by (vocab.State.evidence).
 _EVIDENCE = {"run": RUNS, "code": CODE, "any": frozenset(SOURCE_KINDS)}

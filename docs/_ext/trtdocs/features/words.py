@@ -45,12 +45,10 @@ def needs_words(key: str) -> str:
     return "Needs a Torch-TensorRT nightly build" if key == NIGHTLY else f"Needs Torch-TensorRT {key} or newer"
 
 
-def newer_words(newest: str) -> str:
-    """What a reader installs to get a feature only builds after ``newest`` have."""
-    return f"a Torch-TensorRT build newer than {newest}, such as a nightly"
-
-
 # State -> what a cell says of its release, in a note ({release}: "2.14", "nightly builds").
+# An in-code cell's remark says which run is missing ("no run with engines shown";
+# the validator holds it to that), so it takes the place of "no run shown".
+_IN_CODE_WITH_REMARK = "in code in {release}, {remark}"
 _STATE_WORDS = {
     "yes": "in {release}",
     "in-code": "in code in {release}, no run shown",
@@ -68,7 +66,11 @@ _DESCRIBED_WORDS = {
 
 def state_words(state: str, key: str, status: str, remark: str = "") -> str:
     """What cell ``state`` of release ``key`` (whose status is ``status``) says,
-    then its remark: "in code in 2.14, no run shown: budget parsed only"."""
+    then its remark: "described for 2.15, not released: not tested on Windows";
+    an in-code cell's remark names the missing run itself: "in code in 2.14, no
+    run with engines shown"."""
+    if state == "in-code" and remark:
+        return _IN_CODE_WITH_REMARK.format(release=release_words(key), remark=remark)
     words = (_DESCRIBED_WORDS[status] if state == "described" else _STATE_WORDS[state])
     words = words.format(release=release_words(key))
     return f"{words}: {remark}" if remark else words
