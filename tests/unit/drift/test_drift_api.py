@@ -53,7 +53,8 @@ def test_good_notebook_passes(index, features):
 def test_planted_defects_fail(index, features):
     findings = api.check_notebook(FIXTURES / "drift-api" / "bad.md", index, root=FIXTURES, features=features)
     assert not any(f.gated for f in findings)
-    got = sorted((f.violation.cell, f.violation.line, f.violation.rule) for f in findings)
+    got = sorted(((f.violation.cell, f.violation.line, f.violation.rule) for f in findings),
+                 key=lambda g: (g[0] is None, g[0] or 0, g[1]))
     assert got == [
         (2, 24, "unknown-keyword"),  # save(use_cuda_graphs=...) in 2.14.0
         (3, 29, "unknown-keyword"),  # export(zero_copy_kv=...)
@@ -61,6 +62,9 @@ def test_planted_defects_fail(index, features):
         (4, 34, "unknown-keyword"),  # Method.execute(clone_outputs=...), through return annotations
         (5, 39, "missing-name"),  # torch_tensorrt_executorch_runtime.register (0.2.x)
         (5, 40, "missing-name"),  # torch_tensorrt.executorch.check_zero_copy_kv
+        # blocks shown as text: a {code-block} with the cells' names, and a fence with its own import
+        (None, 47, "unknown-keyword"),  # save(use_cuda_graphs=...), torch_tensorrt bound by cell 1
+        (None, 52, "missing-name"),  # torch_tensorrt.executorch.zero_copy_backend_config
     ]
     text = "\n".join(str(f.violation) for f in findings)
     assert "drift-api/bad.md:24 (cell 2): [unknown-keyword] torch_tensorrt.save() has no keyword " \

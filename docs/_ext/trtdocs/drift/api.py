@@ -2,7 +2,9 @@
 against the installed packages' sources with griffe (nothing is imported:
 ``import torch_tensorrt`` fails without TensorRT's libraries).
 
-For each code cell, in notebook order (cells share one namespace), imports
+For each code cell, in notebook order (cells share one namespace), and each
+Python block shown as text (its own snippet, after the cells: it starts from the
+names the cells bound, as a reader who ran the page would), imports
 and simple assignments bind local names to dotted paths of
 :data:`trtdocs.vocab.API_PACKAGES` (:class:`trtdocs.api.uses.CellChecker`);
 every attribute chain and call rooted at such a name is checked:
@@ -34,7 +36,7 @@ from ..api.uses import CellChecker
 from ..cells import parse_cell
 from ..notebooks.frontmatter import front_matter_problem
 from ..notebooks.requirements import FeatureResolver
-from ..vocab import API_PACKAGES, FEATURE_PREFIX, PACKAGES, RequirementError
+from ..vocab import API_PACKAGES, FEATURE_PREFIX, PACKAGES, PYTHON_LANGUAGES, RequirementError
 from . import Violation
 from .blocks import iter_blocks
 
@@ -77,6 +79,17 @@ def read_cells(path: Path) -> list[Cell]:
             for i, (c, fence) in enumerate(zip(code, fences), 1)]
 
 
+def read_text_blocks(path: Path, page_requires: tuple[str, ...]) -> list[Cell]:
+    """The Python blocks the page shows as text (``{code-block} python`` and Python
+    fences), numbered 0: findings name their line, not a cell."""
+    import yaml
+
+    blocks = [b for b in iter_blocks(path) if b.kind != "code-cell" and b.language in PYTHON_LANGUAGES]
+    return [Cell(0, b.first_line, "\n".join(b.lines),
+                 page_requires + _as_tuple(yaml.safe_load(b.options["requires"]) if "requires" in b.options else None))
+            for b in blocks]
+
+
 def _as_tuple(value: object) -> tuple[str, ...]:
     if value is None:
         return ()
@@ -107,31 +120,50 @@ def check_notebook(path: Path, index: ApiIndex, *, root: Path | None = None,
                    features: FeatureResolver | None = None) -> list[Finding]:
     rel = str(path.relative_to(root)) if root else str(path)
     findings: list[Finding] = []
-    bindings: dict[str, str] = {}
     text = path.read_text(encoding="utf-8")
     if (bad := front_matter_problem(text)) is not None:
         return [Finding(Violation(rel, bad[0], "front-matter", bad[1]), False)]
-    for cell in read_cells(path):
-        try:
-            gated = gated_newer(cell.requires, index, features)
-        except RequirementError as exc:  # an unknown feature id, say: checked as ungated
-            findings.append(Finding(Violation(rel, cell.first_line, "requires", str(exc), cell.number), False))
-            gated = False
+    cells = read_cells(path)
+    bindings: dict[str, str] = {}  # the cells share one namespace
+    for cell in cells:
+        findings += _check_snippet(rel, cell, bindings, index, features)
+    for block in read_text_blocks(path, _as_tuple(_front_requires(text))):
+        # a text block is its own snippet, starting from what the cells bound
+        findings += _check_snippet(rel, block, dict(bindings), index, features)
+    return findings
 
-        def report(line: int, rule: str, message: str, cell: Cell = cell, gated: bool = gated) -> None:
-            findings.append(Finding(Violation(rel, cell.first_line + line - 1, rule, message, cell.number), gated))
 
-        try:
-            tree = parse_cell(cell.source)
-        except SyntaxError as exc:
-            report(exc.lineno or 1, "parse", f"not valid Python: {exc.msg}")
-            continue
-        if tree is None:
-            continue
+def _check_snippet(rel: str, cell: Cell, bindings: dict[str, str], index: ApiIndex,
+                   features: FeatureResolver | None) -> list[Finding]:
+    """One cell's or text block's findings; the names it binds go into ``bindings``."""
+    findings: list[Finding] = []
+    number = cell.number or None  # a text block is named by its line only
+    try:
+        gated = gated_newer(cell.requires, index, features)
+    except RequirementError as exc:  # an unknown feature id, say: checked as ungated
+        findings.append(Finding(Violation(rel, cell.first_line, "requires", str(exc), number), False))
+        gated = False
+
+    def report(line: int, rule: str, message: str) -> None:
+        findings.append(Finding(Violation(rel, cell.first_line + line - 1, rule, message, number), gated))
+
+    try:
+        tree = parse_cell(cell.source)
+    except SyntaxError as exc:
+        report(exc.lineno or 1, "parse", f"not valid Python: {exc.msg}")
+        return findings
+    if tree is not None:
         checker = CellChecker(index, bindings, report)
         for stmt in tree.body:
             checker.visit(stmt)
     return findings
+
+
+def _front_requires(text: str) -> object:
+    """The page's front-matter ``requires`` (jupytext's notebook metadata)."""
+    import jupytext
+
+    return jupytext.reads(text, fmt="md:myst").metadata.get("requires")
 
 
 def check_notebooks(paths: Iterable[Path], index: ApiIndex, *, root: Path | None = None,
