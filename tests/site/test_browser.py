@@ -85,7 +85,8 @@ def test_status_banner_and_not_executed_marks_are_visible(page, built_site: Path
         # a block shown as text that needs a GPU or TensorRT: the same mark, right above the block
         for i in range((text_marks := page.locator("article details.trtdocs-text-block")).count()):
             mark = text_marks.nth(i)
-            assert mark.is_visible() and mark.inner_text().startswith("Not run in this build: needs ")
+            assert mark.is_visible() and mark.inner_text().startswith(
+                "Shown as text; no build runs it. Running it needs ")
             shown = mark.locator("xpath=following-sibling::*[1]").get_attribute("class") or ""
             assert "highlight-" in shown or "literal-block-wrapper" in shown, f"{doc}: {shown}"
         if doc.endswith("export-pte"):
