@@ -102,3 +102,6 @@ def test_a_removed_part_of_the_build_folder_costs_time_only(green: tuple[Path, P
     for doc in WITH_CODE:
         title = result.html(f"notebooks/{doc}").select_one(".trtdocs-status summary strong").get_text()
         assert title.endswith("in this build" if doc in ran else "in an earlier build"), (doc, title)
+    # a page with no code cells claims no run: the cache matches any other page with none
+    title = result.html("notebooks/prose").select_one(".trtdocs-status summary strong").get_text()
+    assert title == "No code cells", title
