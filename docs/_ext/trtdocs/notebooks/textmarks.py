@@ -111,6 +111,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             continue
         words = {r: requirements.describe(r, **kwargs) for r in needs}
         unmet = (requirements.evaluate(needs, build.context.environment, disabled=build.context.disabled,
+                                       pins=build.context.freshness.pins,
                                        **kwargs) if build.context is not None else [])
         reasons = list(dict.fromkeys(f"needs {u.needs}: {u.reason}" for u in unmet))
         target: nodes.Element = block
