@@ -10,6 +10,7 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+from myst_nb.core.read import read_myst_markdown_notebook
 import pytest
 from bs4 import BeautifulSoup
 from paths import ROOT
@@ -249,6 +250,10 @@ def test_notebook_downloads(built_site: Path) -> None:
         # the page's source with its MyST rendered into Markdown: the same code cells, no directive
         assert _code_cells(md_path) == _code_cells(ROOT / f"{doc}.md"), f"{doc}.md: not the page's code cells"
         assert not markdown.leftovers(md_path.read_text(encoding="utf-8")), f"{doc}.md keeps MyST syntax"
+        # the page's myst-nb settings (run-cpp's execution_timeout) reach the reader's Jupyter
+        page_nb = read_myst_markdown_notebook((ROOT / f"{doc}.md").read_text(encoding="utf-8"))
+        md_nb = read_myst_markdown_notebook(md_path.read_text(encoding="utf-8"))
+        assert md_nb.metadata.get("mystnb") == page_nb.metadata.get("mystnb"), f"{doc}.md: front matter"
         nb = nbformat.read(ipynb_path, as_version=4)
         nbformat.validate(nb)
         assert nb.metadata["trtdocs"]["status"] == entry["status"]

@@ -208,12 +208,25 @@ def _markdown_download(app: Sphinx, pagename: str, source: Path) -> str:
             cell.source = markdown.render(cell.source, context(app, pagename, ".md"))
         except markdown.DownloadError as exc:
             _report(pagename, line + exc.line - 1, str(exc))
-    import jupytext  # a build that writes a notebook page pays for it, not a no-op build
-
-    text = jupytext.writes(nb, fmt="md:myst")
+    text = myst_text(nb)
     for at, what in markdown.leftovers(text):
         _report(pagename, 1, f"the .md download keeps {what} (at its line {at})")
     return text
+
+
+# The front matter a reader's Jupyter reads, besides jupytext's own and the kernel:
+# myst-nb's execution settings (a page's longer `execution_timeout`). The project's
+# keys (`requires`, `inputs`) tell this site's build what to gate and re-read: no
+# reader's tool reads them, so the download leaves them out.
+READER_METADATA = "mystnb"
+
+
+def myst_text(nb: nbformat.NotebookNode) -> str:
+    """``nb`` as a MyST text notebook (jupytext), with the front matter a reader needs."""
+    import jupytext  # a build that writes a notebook page pays for it, not a no-op build
+
+    return jupytext.writes(nb, fmt={"extension": ".md", "format_name": "myst",
+                                    "notebook_metadata_filter": READER_METADATA})
 
 
 def _diagrams(app: Sphinx, attachments: dict[str, dict[str, str]]) -> Any:
