@@ -62,10 +62,10 @@ def test_a_block_shown_as_text_that_needs_a_gpu_carries_a_cells_mark(gated_build
     _, out = gated_build
     page = _html(out, "notebooks/gated")
     (mark,) = page.select("details.trtdocs-not-executed.trtdocs-text-block")
-    assert mark.find("summary").get_text(strip=True) == "Not run in this build: needs a CUDA GPU."
+    assert mark.find("summary").get_text(strip=True) == (
+        "Shown as text; no build runs it. Running it needs a CUDA GPU.")
     folded = [p.get_text(" ", strip=True) for p in mark.find_all("p")]
-    assert folded == ["Shown as text: no build runs it.",
-                      "needs a CUDA GPU: disabled for this build (TRTDOCS_DISABLE)",
+    assert folded == ["needs a CUDA GPU: disabled for this build (TRTDOCS_DISABLE)",
                       "The drift guards did not run in this build, so nothing in it was checked."]
     block = mark.find_next_sibling()
     assert "highlight-bash" in block["class"] and block.get_text().strip() == "nvidia-smi"

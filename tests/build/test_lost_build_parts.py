@@ -67,12 +67,13 @@ def green(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
 
 # the part removed -> the pages the rebuild executes (None: not decided by the part; the log must match the runs)
 PARTS = {
-    ".jupyter_cache": set(NOTEBOOKS),
+    # a page with no code cells has no outputs in the cache: it is not read again
+    ".jupyter_cache": WITH_CODE,
     "jupyter_execute": set(),
     "doctrees": set(),
     "trtdocs": None,  # the machine probe runs again; its digest decides
     "html": set(),
-    ".jupyter_cache html": set(NOTEBOOKS),
+    ".jupyter_cache html": WITH_CODE,
 }
 
 
@@ -102,3 +103,6 @@ def test_a_removed_part_of_the_build_folder_costs_time_only(green: tuple[Path, P
     for doc in WITH_CODE:
         title = result.html(f"notebooks/{doc}").select_one(".trtdocs-status summary strong").get_text()
         assert title.endswith("in this build" if doc in ran else "in an earlier build"), (doc, title)
+    # a page with no code cells claims no run: the cache matches any other page with none
+    title = result.html("notebooks/prose").select_one(".trtdocs-status summary strong").get_text()
+    assert title == "No code cells", title

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+from myst_nb.core.read import read_myst_markdown_notebook
 import pytest
 from bs4 import BeautifulSoup
 from paths import ROOT
@@ -139,7 +140,10 @@ def test_marks_fold_their_reason(built_site: Path) -> None:
         for mark in main_content(built_site / f"{doc}.html").select(".trtdocs-not-executed"):
             assert mark.name == "details", f"{doc}: a mark is not folded"
             line = mark.find("summary").get_text(strip=True)
-            assert line.startswith("Not run in this build: ") and line.endswith("."), line
+            # a block shown as text: no build runs it, and what running it needs
+            lead = ("Shown as text; no build runs it. Running it needs " if "trtdocs-text-block" in mark["class"]
+                    else "Not run in this build: ")
+            assert line.startswith(lead) and line.endswith("."), line
             assert mark.find("p").get_text(strip=True), f"{doc}: a mark folds no reason"
 
 
@@ -224,8 +228,12 @@ def test_every_notebook_page_states_what_it_needs(built_site: Path) -> None:
         assert first_block is not None and "trtdocs-status" in first_block["class"], \
             f"{doc}: the status banner is not the first thing under the title"
         text = first_block.get_text(" ", strip=True)
-        assert re.search(r"(Runs|Its code cells run) on a CPU\.|Needs .+\.", text), f"{doc}: banner does not say what it needs: {text}"
         status = provenance(built_site)["notebooks"][doc]["status"]
+        if status == "no code cells":  # nothing of it runs: it names no needs and no run
+            assert text.startswith("No code cells ·") and "code cells run" not in text, f"{doc}: {text}"
+        else:
+            assert re.search(r"(Runs|Its code cells run) on a CPU\.|Needs .+\.", text), \
+                f"{doc}: banner does not say what it needs: {text}"
         assert f"trtdocs-status-{status.replace(' ', '-')}" in first_block["class"]
 
 
@@ -242,6 +250,10 @@ def test_notebook_downloads(built_site: Path) -> None:
         # the page's source with its MyST rendered into Markdown: the same code cells, no directive
         assert _code_cells(md_path) == _code_cells(ROOT / f"{doc}.md"), f"{doc}.md: not the page's code cells"
         assert not markdown.leftovers(md_path.read_text(encoding="utf-8")), f"{doc}.md keeps MyST syntax"
+        # the page's myst-nb settings (run-cpp's execution_timeout) reach the reader's Jupyter
+        page_nb = read_myst_markdown_notebook((ROOT / f"{doc}.md").read_text(encoding="utf-8"))
+        md_nb = read_myst_markdown_notebook(md_path.read_text(encoding="utf-8"))
+        assert md_nb.metadata.get("mystnb") == page_nb.metadata.get("mystnb"), f"{doc}.md: front matter"
         nb = nbformat.read(ipynb_path, as_version=4)
         nbformat.validate(nb)
         assert nb.metadata["trtdocs"]["status"] == entry["status"]

@@ -486,3 +486,18 @@ def test_not_toml_names_the_file(tmp_path: Path) -> None:
     bad.write_text("documented = \n", encoding="utf-8")
     with pytest.raises(FeaturesError, match=re.escape(f"{bad}: not valid TOML")):
         load(bad)
+
+
+def test_a_matrix_cell_reads_as_words_in_a_text_export() -> None:
+    """The state and its remark or platform limit are two lines on the page; as
+    text (the .html.md twin) they read "in code, no run shown", "yes, Linux only"."""
+    from trtdocs.features.matrix import _state
+    from trtdocs.vocab import STATES
+
+    table = load(ROOT / "docs" / "features.toml")
+    texts = {(f.id, key): (STATES[cell.state].word, _state(table, f, table.release(key)).astext())
+             for f in table.features for key, cell in f.cells.items()}
+    detailed = [(word, text) for word, text in texts.values() if not text.endswith(word)]
+    assert detailed, "no cell with a remark or a platform limit in docs/features.toml"
+    for word, text in detailed:
+        assert re.search(rf" {re.escape(word)}, \S", text), text

@@ -8,9 +8,12 @@ import dataclasses
 import json
 from pathlib import Path
 
-from trtdocs.notebooks import environment, requirements, sourcebuild
+from trtdocs.features.validate import load
+from trtdocs.notebooks import environment, recorded, requirements, sourcebuild
 from trtdocs.notebooks.marks import needs_words
 from trtdocs.vocab import SOURCE_BUILD
+
+from paths import ROOT
 
 TRT_VERSION_H = """#define TRT_MAJOR_ENTERPRISE 11
 #define TRT_MINOR_ENTERPRISE 1
@@ -101,3 +104,25 @@ def test_a_cells_mark_names_the_three_together() -> None:
     assert needs_words(["cuda", "tensorrt", SOURCE_BUILD], {}) == (
         "a CUDA GPU with TensorRT, the CUDA toolkit, a TensorRT SDK and libtorchtrt.tar.gz")
     assert needs_words(["cuda", "tensorrt"], {}) == "a CUDA GPU with TensorRT"
+
+
+def test_the_gate_takes_only_the_release_s_tensorrt_sdk(tmp_path: Path) -> None:
+    """The SDK's accepted versions are the documented release's tensorrt pin, read
+    from docs/features.toml through the features model (not written here)."""
+    release = load(ROOT / "docs" / "features.toml").documented_release
+    pins = recorded.Freshness.of_release(release.version, release.pins, None).pins
+    environ = _machine(tmp_path)
+    assert requirements.evaluate([SOURCE_BUILD], _env(sourcebuild.inputs(environ, tmp_path / "none")),
+                                 pins=pins) == []  # 11.1.0.106: the release's TensorRT
+    # planted: a TensorRT 10.3 SDK at TensorRT_ROOT
+    header = Path(environ["TensorRT_ROOT"]) / "include" / "NvInferVersion.h"
+    header.write_text(TRT_VERSION_H.replace("MAJOR_ENTERPRISE 11", "MAJOR_ENTERPRISE 10")
+                      .replace("MINOR_ENTERPRISE 1", "MINOR_ENTERPRISE 3"))
+    (unmet,) = requirements.evaluate([SOURCE_BUILD], _env(sourcebuild.inputs(environ, tmp_path / "none")),
+                                     pins=pins)
+    assert unmet.reason == f"TensorRT_ROOT names TensorRT SDK 10.3.0.106; the release's TensorRT is {pins['tensorrt']}"
+    # an SDK whose version cannot be read is not taken for the release's either
+    header.unlink()
+    (unmet,) = requirements.evaluate([SOURCE_BUILD], _env(sourcebuild.inputs(environ, tmp_path / "none")),
+                                     pins=pins)
+    assert unmet.reason.startswith("TensorRT_ROOT names a TensorRT SDK of unknown version (no NvInferVersion.h);")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from docutils import nodes
 
 from trtdocs.notebooks import textmarks
-from trtdocs.notebooks.marks import mark_line
+from trtdocs.notebooks.marks import needs_words, text_line
 
 
 def _block(language: str, code: str) -> nodes.literal_block:
@@ -26,12 +26,20 @@ def test_what_the_build_checked_of_each_kind() -> None:
     assert textmarks.checked(install, {}, False).startswith("The drift guards did not run")
 
 
-def test_the_mark_is_a_cells_line_with_the_reasons_folded() -> None:
+def test_the_mark_says_no_build_runs_it_and_what_running_it_needs() -> None:
     words = {"cuda": "a CUDA GPU", "tensorrt": "TensorRT"}
     made = textmarks.mark(["cuda", "tensorrt"], words, ["needs a CUDA GPU: no CUDA GPU"], "Checked `x`.")
     assert "trtdocs-not-executed" in made["classes"] and "trtdocs-text-block" in made["classes"]
     summary, *body = made.children
-    assert summary.astext() == mark_line(["cuda", "tensorrt"], words) == \
-        "Not run in this build: needs a CUDA GPU with TensorRT."
-    assert [p.astext() for p in body] == [textmarks.SHOWN, "needs a CUDA GPU: no CUDA GPU", "Checked x."]
+    # one reading: no build runs it (not "not run in this build", which a GPU build would run)
+    assert summary.astext() == text_line(["cuda", "tensorrt"], words) == \
+        "Shown as text; no build runs it. Running it needs a CUDA GPU with TensorRT."
+    assert "Not run in this build" not in made.astext()
+    assert [p.astext() for p in body] == ["needs a CUDA GPU: no CUDA GPU", "Checked x."]
     assert isinstance(body[-1].children[1], nodes.literal)  # `x` as code
+
+
+def test_requirements_that_read_the_same_are_said_once() -> None:
+    # two features whose words are the same (save-and-export's two 2.15 features)
+    words = {"feature:a": "Torch-TensorRT 2.15 or newer", "feature:b": "Torch-TensorRT 2.15 or newer"}
+    assert needs_words(["cuda", "feature:a", "feature:b"], words) == "a CUDA GPU and Torch-TensorRT 2.15 or newer"

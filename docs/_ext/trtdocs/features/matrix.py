@@ -133,6 +133,9 @@ def _state(table: FeaturesTable, f: Feature, r: Release) -> nodes.Node:
     out += state
     detail = words[len(word):].lstrip(", ")
     if detail:
+        # the page shows the detail on its own line and hides the comma; a text
+        # export (the .html.md twin) reads "in code, no run shown"
+        out += nodes.inline("", ", ", classes=["trtdocs-cell-sep"])
         out += nodes.inline("", detail, classes=["trtdocs-cell-detail"])
     return out
 

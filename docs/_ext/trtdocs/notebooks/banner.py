@@ -19,7 +19,7 @@ from ..output import folding
 from ..vocab import BLOCK_KINDS, CAPABILITIES
 from . import downloads, recorded, textmarks
 from .marks import status_placeholder
-from .plan import PagePlan
+from .plan import NO_CODE, PagePlan
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -27,13 +27,18 @@ if TYPE_CHECKING:
     from .environment import Environment
 
 
-def needs_text(plan: PagePlan, shown_as_text: bool = False) -> str:
+def needs_text(plan: PagePlan, shown_as_text: bool = False) -> str | None:
     """'Runs on a CPU' or the requirements, in words; of the code cells, when the
-    page also shows blocks as text that it does not run."""
+    page also shows blocks as text that it does not run. None for a page with no
+    code cells: nothing of it runs."""
+    if plan.code_cells == 0:
+        return None
     reqs = list(dict.fromkeys(plan.requires + plan.cell_requires))
     if not reqs:
         return "Its code cells run on a CPU." if shown_as_text else "Runs on a CPU."
-    words = [plan.needs.get(r) or (CAPABILITIES[r].needs if r in CAPABILITIES else r) for r in reqs]
+    # two requirements can read the same (two features of one release): said once
+    words = list(dict.fromkeys(plan.needs.get(r) or (CAPABILITIES[r].needs if r in CAPABILITIES else r)
+                               for r in reqs))
     scope = "" if plan.requires else " for some cells"
     return f"Needs {', '.join(words)}{scope}."
 
@@ -99,6 +104,8 @@ def provenance(plan: PagePlan, env: Environment, exec_data: dict[str, Any] | Non
                              "cells_not_executed": [
                                  {"cell": s.number, "line": s.line, "needs": list(s.needs),
                                   "reason": s.reason} for s in plan.skipped]}
+    if plan.status == NO_CODE:
+        return entry  # nothing ran: no machine, time or duration to give
     if plan.record is not None:
         # The record's own provenance: where and when it really executed.
         entry["record"] = plan.record_path
@@ -132,7 +139,8 @@ def _versions_text(envdata: dict[str, Any]) -> str:
 
 TITLES: Final[Mapping[str, str]] = MappingProxyType({
     "executed": "Executed in this build", "recorded": "Outputs recorded on another machine",
-    "partly executed": "Partly executed in this build", "not executed": "Not executed in this build"})
+    "partly executed": "Partly executed in this build", "not executed": "Not executed in this build",
+    NO_CODE: "No code cells"})
 # an execution this build found in the jupyter-cache: it ran in an earlier build of
 # the same code and environment (the cache key, cachekey.py), not in this one
 EARLIER: Final[Mapping[str, str]] = MappingProxyType({
@@ -156,17 +164,19 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
     did not run and where the outputs come from, folded under it; and how its
     install commands resolved, when the drift guards resolved them."""
     status = entry["status"]
-    kind = {"executed": "note", "recorded": "important"}.get(status, "warning")
+    kind = {"executed": "note", "recorded": "important", NO_CODE: "note"}.get(status, "warning")
     envdata = entry.get("environment") or {}
     earlier = bool(entry.get("earlier")) and status in EARLIER
-    summary: list[nodes.Node] = [nodes.strong(text=(EARLIER if earlier else TITLES)[status]),
-                                 nodes.Text(f" · {_machine_short(envdata)}")]
+    summary: list[nodes.Node] = [nodes.strong(text=(EARLIER if earlier else TITLES)[status])]
+    if status != NO_CODE:  # a page with nothing to run names no machine
+        summary.append(nodes.Text(f" · {_machine_short(envdata)}"))
     if entry.get("executed_at"):
         summary.append(nodes.Text(f" · {str(entry['executed_at'])[:10]}"))
     summary.append(nodes.Text(" · "))
     summary.extend(downloads.links(docname))
     shown_as_text = text_blocks_text(blocks or {}, checked, marked) if status != "not executed" else None
-    body: list[nodes.Node] = [nodes.paragraph(text=needs_text(plan, shown_as_text is not None))]
+    needs = needs_text(plan, shown_as_text is not None)
+    body: list[nodes.Node] = [nodes.paragraph(text=needs)] if needs else []
     if shown_as_text:
         body.append(nodes.paragraph(text=shown_as_text))
     if resolved and checked:
@@ -184,6 +194,8 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
             body.append(nodes.paragraph(text=(
                 f"{len(plan.skipped)} of {plan.code_cells} code cells did not run there, because that "
                 f"machine's release lacks what they need; each is marked, with its reason.")))
+    elif status == NO_CODE:
+        pass  # nothing ran: no outputs to account for
     elif plan.deferred and status == "not executed":
         body.append(nodes.paragraph(text=f"Reason: {plan.reason}."))
     else:
@@ -205,7 +217,7 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
                 body.append(nodes.paragraph(text=(
                     "This build found that run in its execution cache: the page's code, the files "
                     "it reads, and the machine and its packages are unchanged since.")))
-    body.append(downloads.description(docname, plan))
+    body.append(downloads.description(docname, plan, earlier))
     # no-search: Sphinx's search index leaves the banner out (its words are on every page)
     return folding.make(summary, body, ["trtdocs-status", f"trtdocs-status-{status.replace(' ', '-')}",
                                         "admonition", kind, "no-search"])
@@ -222,7 +234,7 @@ def _report_link(app: Sphinx, docname: str) -> nodes.Node | None:
 def running_time(entry: dict[str, Any]) -> nodes.paragraph | None:
     """'Total running time' at the end of the page, as in PyTorch's tutorials."""
     seconds = entry.get("duration_s")
-    if seconds is None or entry["status"] == "not executed":
+    if seconds is None or entry["status"] in ("not executed", NO_CODE):
         return None
     minutes, rest = divmod(float(seconds), 60)
     where = {"recorded": f" (recorded on {_machine_short(entry.get('environment') or {})})",
@@ -257,6 +269,6 @@ def page_entry(app: Sphinx, docname: str, plan: PagePlan) -> dict[str, Any]:
     context = state.of(app.env).context
     assert context is not None, "trtdocs.notebooks is not set up"
     entry = provenance(plan, context.environment, exec_data)
-    if exec_data and plan.record is None and exec_data.get("mtime") is not None:
+    if exec_data and plan.record is None and plan.status != NO_CODE and exec_data.get("mtime") is not None:
         entry["earlier"] = exec_data["mtime"] < context.now.timestamp()
     return entry

@@ -46,6 +46,12 @@ CONTENTS = {
     "partly executed": "with the outputs of the cells that ran in this build",
     "not executed": "as written, without outputs: it did not run in this build",
     "recorded": "with the outputs recorded on another machine",
+    "no code cells": "as written: it has no code cells",
+}
+# the same, for a run this build found in its execution cache (banner.EARLIER)
+CONTENTS_EARLIER = {
+    "executed": "with these outputs",
+    "partly executed": "with these outputs, of the cells that ran",
 }
 # the note before a cell that did not run: in this build, or where the record shown was made
 NOTE = "> **Not executed in this build**"
@@ -63,11 +69,13 @@ def links(docname: str) -> list[nodes.Node]:
                           classes=["trtdocs-download-md"])]
 
 
-def description(docname: str, plan: PagePlan) -> nodes.paragraph:
-    """What the two downloads hold, in words."""
+def description(docname: str, plan: PagePlan, earlier: bool = False) -> nodes.paragraph:
+    """What the two downloads hold, in words; ``earlier``: the outputs come from
+    an earlier build's run (the banner says so)."""
     base = docname.rsplit("/", 1)[-1]
+    contents = CONTENTS_EARLIER[plan.status] if earlier and plan.status in CONTENTS_EARLIER else CONTENTS[plan.status]
     return nodes.paragraph(text=(
-        f"Downloads: {base}.ipynb, the notebook {CONTENTS[plan.status]}; {base}.md, its MyST source "
+        f"Downloads: {base}.ipynb, the notebook {contents}; {base}.md, its MyST source "
         f"(opens as a notebook in JupyterLab with jupytext)."), classes=["trtdocs-downloads"])
 
 
@@ -200,12 +208,25 @@ def _markdown_download(app: Sphinx, pagename: str, source: Path) -> str:
             cell.source = markdown.render(cell.source, context(app, pagename, ".md"))
         except markdown.DownloadError as exc:
             _report(pagename, line + exc.line - 1, str(exc))
-    import jupytext  # a build that writes a notebook page pays for it, not a no-op build
-
-    text = jupytext.writes(nb, fmt="md:myst")
+    text = myst_text(nb)
     for at, what in markdown.leftovers(text):
         _report(pagename, 1, f"the .md download keeps {what} (at its line {at})")
     return text
+
+
+# The front matter a reader's Jupyter reads, besides jupytext's own and the kernel:
+# myst-nb's execution settings (a page's longer `execution_timeout`). The project's
+# keys (`requires`, `inputs`) tell this site's build what to gate and re-read: no
+# reader's tool reads them, so the download leaves them out.
+READER_METADATA = "mystnb"
+
+
+def myst_text(nb: nbformat.NotebookNode) -> str:
+    """``nb`` as a MyST text notebook (jupytext), with the front matter a reader needs."""
+    import jupytext  # a build that writes a notebook page pays for it, not a no-op build
+
+    return jupytext.writes(nb, fmt={"extension": ".md", "format_name": "myst",
+                                    "notebook_metadata_filter": READER_METADATA})
 
 
 def _diagrams(app: Sphinx, attachments: dict[str, dict[str, str]]) -> Any:

@@ -46,7 +46,8 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
             return (), [requirements.Unmet(str(value), "valid requirements", str(exc))]
 
     def unmet(reqs: Sequence[str]) -> list[requirements.Unmet]:
-        return requirements.evaluate(reqs, ctx.environment, features=ctx.features, disabled=ctx.disabled)
+        return requirements.evaluate(reqs, ctx.environment, features=ctx.features, disabled=ctx.disabled,
+                                     pins=ctx.freshness.pins)
 
     page_reqs, page_invalid = reqs_of(nb.metadata.get("requires"), 1)
     page_unmet = page_invalid + unmet(page_reqs)

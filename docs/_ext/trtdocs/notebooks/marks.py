@@ -42,6 +42,12 @@ def mark_line(needs: Sequence[str], words: Mapping[str, str], recorded: bool = F
     return f"Not run {where}: needs {needs_words(needs, words)}."
 
 
+def text_line(needs: Sequence[str], words: Mapping[str, str]) -> str:
+    """'Shown as text; no build runs it. Running it needs a CUDA GPU with
+    TensorRT.': the line over a block shown as text (:mod:`.textmarks`)."""
+    return f"Shown as text; no build runs it. Running it needs {needs_words(needs, words)}."
+
+
 def needs_words(needs: Sequence[str], words: Mapping[str, str]) -> str:
     """'a CUDA GPU with TensorRT': requirements in a few words."""
     rest = list(dict.fromkeys(needs))
@@ -51,7 +57,7 @@ def needs_words(needs: Sequence[str], words: Mapping[str, str]) -> str:
             parts.append(text)
             rest = [r for r in rest if r not in group]
     parts += [CAPABILITIES[r].short if r in CAPABILITIES else words.get(r) or r for r in rest]
-    return " and ".join(parts)
+    return " and ".join(dict.fromkeys(parts))  # two requirements can read the same
 
 
 def mark(skipped: SkippedCell, plan: PagePlan) -> folding.folded:

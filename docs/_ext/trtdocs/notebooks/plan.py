@@ -40,6 +40,9 @@ class SkippedCell:
         return "; ".join(self.reasons)
 
 
+NO_CODE = "no code cells"  # the status of a page with nothing to run
+
+
 @dataclasses.dataclass(slots=True)
 class PagePlan:
     """What the gating decided for one notebook; kept in the Sphinx env."""
@@ -78,6 +81,9 @@ class PagePlan:
     def status(self) -> str:
         if self.record is not None:
             return "recorded"
+        if self.code_cells == 0:
+            # nothing runs: an execution the cache matches would be another page's
+            return NO_CODE
         if self.deferred and not self.deferred_shown:
             return "not executed"
         if not self.skipped:

@@ -20,7 +20,7 @@ from . import cxxsdk, kept, recorded
 from .banner import page_entry
 from .gating import input_files
 from .marks import needs_words
-from .plan import BuildContext, PagePlan
+from .plan import NO_CODE, BuildContext, PagePlan
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -176,7 +176,7 @@ def check_problems(app: Sphinx, exc: Exception | None) -> None:
         elif settings.require_all and plan.skipped and not plan.deferred:
             logger.info("REQUIRE_ALL: %s: %d of %d code cells need a newer release than the installed "
                         "one, and are marked: %s", doc, len(plan.skipped), plan.code_cells, plan.reason)
-        elif settings.require_outputs and plan.status not in ("executed", "recorded"):
+        elif settings.require_outputs and plan.status not in ("executed", "recorded", NO_CODE):
             # the gathering build: each page executed here or shown from a fresh record
             logger.error("REQUIRE_OUTPUTS: %s: %s", plan.status, plan.reason, location=(doc, 1),
                          type="trtdocs", subtype="strict")

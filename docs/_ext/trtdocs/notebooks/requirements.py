@@ -14,6 +14,7 @@ A notebook declares ``requires:`` in its front matter and a cell declares
 from __future__ import annotations
 
 import dataclasses
+from types import MappingProxyType
 from collections.abc import Callable, Iterable, Mapping
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -96,8 +97,11 @@ def evaluate(
     *,
     features: FeatureResolver = _no_features,
     disabled: Iterable[str] = (),
+    pins: Mapping[str, str] = MappingProxyType({}),
 ) -> list[Unmet]:
-    """The requirements ``env`` does not meet, each with the probed reason."""
+    """The requirements ``env`` does not meet, each with the probed reason;
+    ``pins``: the documented release's (probe key -> specifier, recorded.Freshness),
+    which the source build's TensorRT SDK must meet."""
     disabled = frozenset(disabled)
     unmet: list[Unmet] = []
     for requirement in requirements:
@@ -105,7 +109,7 @@ def evaluate(
         if requirement in disabled:
             unmet.append(Unmet(requirement, _needs(resolved), "disabled for this build (TRTDOCS_DISABLE)"))
             continue
-        reason = _unmet_reason(resolved, env)
+        reason = _unmet_reason(resolved, env, pins)
         if reason is not None:
             unmet.append(Unmet(requirement, _needs(resolved), reason, _needs_newer(resolved, env)))
     return unmet
@@ -119,7 +123,7 @@ def _needs(resolved: str | Requirement) -> str:
     return CAPABILITIES[resolved].needs
 
 
-def _unmet_reason(resolved: str | Requirement, env: Environment) -> str | None:
+def _unmet_reason(resolved: str | Requirement, env: Environment, pins: Mapping[str, str]) -> str | None:
     if resolved == "cuda":
         return None if env.cuda_available else (env.cuda_error or "no CUDA GPU")
     if resolved == "tensorrt":
@@ -130,7 +134,8 @@ def _unmet_reason(resolved: str | Requirement, env: Environment) -> str | None:
         return (f"torch_tensorrt {env.versions['torch_tensorrt']} is installed but does not "
                 f"import: {env.torch_tensorrt_error}")
     if resolved == SOURCE_BUILD:
-        return "; ".join(sourcebuild.missing(env.source_build)) or None
+        sdk = sdk_outside(env.source_build.get("tensorrt_sdk"), pins.get("tensorrt"))
+        return "; ".join([*sourcebuild.missing(env.source_build), *([sdk] if sdk else [])]) or None
     assert isinstance(resolved, Requirement)
     key = _VERSION_KEYS[canonicalize_name(resolved.name)]
     installed = env.versions.get(key)
@@ -141,6 +146,20 @@ def _unmet_reason(resolved: str | Requirement, env: Environment) -> str | None:
     except InvalidVersion:
         return f"{resolved.name} {installed} is not a PEP 440 version"
     return None if ok else f"{resolved.name} {installed} is installed"
+
+
+def sdk_outside(found: str | None, spec: str | None) -> str | None:
+    """Why the TensorRT SDK found at TensorRT_ROOT is not the release's TensorRT
+    (its pin, from the features table), naming the version found; None when it is,
+    or when no SDK or no pin is there (:func:`sourcebuild.missing` says the former)."""
+    if not found or not spec:
+        return None
+    try:
+        ok = SpecifierSet(spec).contains(Version(found), prereleases=True)
+        what = f"TensorRT SDK {found}"
+    except InvalidVersion:  # "version unknown": no NvInferVersion.h to read
+        ok, what = False, "a TensorRT SDK of unknown version (no NvInferVersion.h)"
+    return None if ok else f"{sourcebuild.TENSORRT_ROOT_ENV} names {what}; the release's TensorRT is {spec}"
 
 
 def _needs_newer(resolved: str | Requirement, env: Environment) -> bool:

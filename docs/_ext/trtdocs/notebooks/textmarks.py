@@ -15,7 +15,7 @@ release, it says so the way a code cell does: ``{code-block}`` takes the cells'
 requirement when the page is read (an unknown one is an error at the block) and
 keeps them on the block (:data:`REQUIRES`). At ``doctree-resolved``,
 :func:`resolve` puts before each such block the mark a cell that did not run gets
-(:func:`.marks.mark_line`); folded under it: that it is shown as text, what this
+(:func:`.marks.text_line`: shown as text, and what running it needs); folded under it: what this
 machine lacks of what it needs (the probe's reasons, as for a cell), and what the
 build checked of it (:func:`checked`: for C++, the guard's caption under the block).
 """
@@ -37,14 +37,13 @@ from ..output import folding
 from ..output.inline import inline
 from ..vocab import CMAKE_LANGUAGES, CPP_LANGUAGES, SHELL_LANGUAGES
 from . import requirements
-from .marks import mark_line
+from .marks import text_line
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 REQUIRES = "trtdocs_requires"  # the literal block's attribute: its requirements, as written
 MARK_CLASSES = ["trtdocs-not-executed", "trtdocs-text-block", "no-search"]
-SHOWN = "Shown as text: no build runs it."
 # a C++ block the guard compiled has its caption; one without failed (a warning names it)
 NO_RESULT = "The C++ guard has no result for it: the build's warnings say why."
 
@@ -90,14 +89,14 @@ def checked(block: nodes.literal_block, captions: Mapping[str, str], guards_ran:
 
 
 def mark(needs: Sequence[str], words: Mapping[str, str], reasons: Sequence[str], check: str) -> folding.folded:
-    """The mark before a block shown as text: a cell's line; folded under it, that
-    no build runs it, the probe's reasons, and what the build checked of it."""
-    body = [nodes.paragraph(text=SHOWN)]
+    """The mark before a block shown as text: that no build runs it and what running
+    it needs; folded under it, the probe's reasons and what the build checked of it."""
+    body: list[nodes.Node] = []
     for text in [*reasons, check]:
         para = nodes.paragraph()
         para += inline(" ".join(text.splitlines()))
         body.append(para)
-    return folding.make([nodes.Text(mark_line(needs, words))], body, MARK_CLASSES)
+    return folding.make([nodes.Text(text_line(needs, words))], body, MARK_CLASSES)
 
 
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -112,6 +111,7 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             continue
         words = {r: requirements.describe(r, **kwargs) for r in needs}
         unmet = (requirements.evaluate(needs, build.context.environment, disabled=build.context.disabled,
+                                       pins=build.context.freshness.pins,
                                        **kwargs) if build.context is not None else [])
         reasons = list(dict.fromkeys(f"needs {u.needs}: {u.reason}" for u in unmet))
         target: nodes.Element = block
