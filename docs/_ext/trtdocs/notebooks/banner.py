@@ -67,6 +67,8 @@ CHECKED: Final[Mapping[str, str]] = MappingProxyType({
     "shell": "checks the install commands in the shell blocks: packages, pins and package indexes",
     "C++": "compiles each C++ block and says under it against which headers, stubs included",
     "CMake": "parses each CMake block",
+    "Python": ("checks the names and keywords each Python block uses from Torch-TensorRT and ExecuTorch "
+               "against the installed packages"),
 })
 
 
@@ -74,7 +76,7 @@ def text_blocks_text(counts: Mapping[str, int], checked: bool, marked: int = 0) 
     """'Shown as text, not run in this build: 7 shell blocks, 1 C++ block and 3 CMake
     blocks.', how many of them carry a not-run mark (their ``:requires:``,
     :mod:`.textmarks`) and, when the drift guards ran, what they check of those
-    kinds (nothing of Python)."""
+    kinds."""
     if not counts:
         return None
     blocks = _and([f"{n} {kind} block{'s' if n > 1 else ''}" for kind, n in counts.items()])

@@ -35,7 +35,7 @@ from ..drift.captions import normal, shown_code
 from ..drift.commands import block_commands
 from ..output import folding
 from ..output.inline import inline
-from ..vocab import CMAKE_LANGUAGES, CPP_LANGUAGES, SHELL_LANGUAGES
+from ..vocab import CMAKE_LANGUAGES, CPP_LANGUAGES, PYTHON_LANGUAGES, SHELL_LANGUAGES
 from . import requirements
 from .marks import text_line
 
@@ -85,6 +85,9 @@ def checked(block: nodes.literal_block, captions: Mapping[str, str], guards_ran:
         return "The build parses it with `cmake -P`; nothing is configured."
     if language in SHELL_LANGUAGES and block_commands(language, block.astext()):
         return "The build checks its install commands: packages, pins and package indexes."
+    if language in PYTHON_LANGUAGES:
+        return ("The build checks the names and keywords it uses from Torch-TensorRT and ExecuTorch "
+                "against the installed packages.")
     return "The build checks nothing in it."
 
 
