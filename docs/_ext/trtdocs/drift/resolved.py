@@ -15,8 +15,8 @@ a key of the resolver, the command's words, its indexes, the interpreter and
 platform, and the day: a rebuild the same day asks nothing of the network, and
 the first build of a day resolves again, so a new torch or ExecuTorch on PyPI
 shows on that day's build. An unreachable index, and a failure whose cause
-pip's output does not name (:func:`.resolve.settled`), is never kept. ``fresh``
-resolves every command again (the weekly job).
+pip's output does not name (:func:`.resolve.settled`), is kept for an hour only
+(:data:`UNSETTLED_FOR_S`). ``fresh`` resolves every command again (the weekly job).
 """
 
 from __future__ import annotations
@@ -25,10 +25,12 @@ import dataclasses
 import hashlib
 import json
 import os
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import MappingProxyType
+from typing import Final
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
@@ -102,6 +104,12 @@ def _short(text: str, width: int = 72) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
+# A result that does not hold for the day (an index that did not answer, a failure pip
+# names no cause for) is asked again after this long: the next edit's build does not
+# wait on the same unreachable host (the 2.14 command takes about 17 s to fail here).
+UNSETTLED_FOR_S: Final = 3600
+
+
 def cache_key(shown: Shown, day: str) -> str:
     words = [RESOLVER, shown.command.tool, shown.platform, *shown.command.args, "|",
              *shown.command.index_urls, target_words(), day]
@@ -120,15 +128,16 @@ def resolution(shown: Shown, cache: Path, *, fresh: bool = False, resolver: Reso
     path = cache / f"{cache_key(shown, day or today())}.json"
     if not fresh:
         try:
-            return Resolution.from_json(json.loads(path.read_text(encoding="utf-8")))
+            kept = Resolution.from_json(json.loads(path.read_text(encoding="utf-8")))
+            if settled(kept) or time.time() - path.stat().st_mtime < UNSETTLED_FOR_S:
+                return kept
         except (OSError, ValueError, TypeError):
             pass  # not kept today, or unreadable: resolve again
     found = resolver(cmd.args, cmd.index_urls)
-    if settled(found):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}")
-        partial.write_text(json.dumps(found.to_json()), encoding="utf-8")
-        partial.replace(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}")
+    partial.write_text(json.dumps(found.to_json()), encoding="utf-8")
+    partial.replace(path)
     return found
 
 
