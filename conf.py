@@ -60,7 +60,9 @@ nb_execution_timeout = 600  # seconds per cell; the ExecuTorch lowering cells ta
 # trtdocs.notebooks runs the notebooks, several at once, in one folder (_build/run, as a reader runs them in
 # one folder: programs/ there holds what a page hands on); myst-nb executes only what it leaves, in a fresh folder
 nb_execution_in_temp = True
-nb_execution_show_tb = False  # trtdocs.notebooks.execerrors reports the failing cell and its traceback
+nb_execution_show_tb = (
+    False  # trtdocs.notebooks.execerrors reports the failing cell and its traceback
+)
 nb_merge_streams = False  # trtdocs.output.streams joins stream pieces as Jupyter does
 nb_render_markdown_format = "myst"  # tables printed with IPython.display.Markdown
 nb_ipywidgets_js = {}  # nothing is fetched from a CDN at view time
@@ -82,10 +84,20 @@ html_favicon = "docs/_static/favicon.svg"  # browsers ask for one; a local file,
 html_static_path = ["docs/_static"]
 templates_path = ["docs/_templates"]
 # furo's sidebar, with the release switcher (docs/_templates/sidebar/releases.html) under the search
-html_sidebars = {"**": ["sidebar/brand.html", "sidebar/search.html", "sidebar/releases.html",
-                        "sidebar/scroll-start.html", "sidebar/navigation.html", "sidebar/scroll-end.html"]}
+html_sidebars = {
+    "**": [
+        "sidebar/brand.html",
+        "sidebar/search.html",
+        "sidebar/releases.html",
+        "sidebar/scroll-start.html",
+        "sidebar/navigation.html",
+        "sidebar/scroll-end.html",
+    ]
+}
 html_css_files = ["trtdocs.css"]
-html_js_files = ["trtdocs-tables.js"]  # tables too wide for the page become blocks (trtdocs.site.tables)
+html_js_files = [
+    "trtdocs-tables.js"
+]  # tables too wide for the page become blocks (trtdocs.site.tables)
 html_copy_source = False
 html_show_sourcelink = False
 copybutton_exclude = ".linenos, .gp, .go"

@@ -139,9 +139,14 @@ class Summary:
         return self.max_s - self.min_s
 
     def to_json(self) -> dict[str, Any]:
-        return {"times_s": [round(t, 2) for t in self.times_s], "median_s": round(self.median_s, 2),
-                "min_s": round(self.min_s, 2), "max_s": round(self.max_s, 2),
-                "spread_s": round(self.spread_s, 2), "runs": len(self.times_s)}
+        return {
+            "times_s": [round(t, 2) for t in self.times_s],
+            "median_s": round(self.median_s, 2),
+            "min_s": round(self.min_s, 2),
+            "max_s": round(self.max_s, 2),
+            "spread_s": round(self.spread_s, 2),
+            "runs": len(self.times_s),
+        }
 
 
 @dataclasses.dataclass(frozen=True)
@@ -160,24 +165,32 @@ class Target:
         return "pass"
 
 
-def targets(raw_total_s: float, raw_by_notebook: dict[str, float], edited: str) -> dict[str, Target]:
+def targets(
+    raw_total_s: float, raw_by_notebook: dict[str, float], edited: str
+) -> dict[str, Target]:
     """The issue's targets, as limits computed from the raw execution medians."""
     cold_rule = f"<= {COLD_FACTOR} x raw execution ({raw_total_s:.1f} s)"
     found: dict[str, Target] = {
-        "cold": Target(cold_rule + (f" + {COLD_SLACK_S:.0f} s" if COLD_SLACK_S else ""),
-                       COLD_FACTOR * raw_total_s + COLD_SLACK_S),
+        "cold": Target(
+            cold_rule + (f" + {COLD_SLACK_S:.0f} s" if COLD_SLACK_S else ""),
+            COLD_FACTOR * raw_total_s + COLD_SLACK_S,
+        ),
         "noop": Target(f"<= {NOOP_LIMIT_S:.0f} s", NOOP_LIMIT_S),
         "check": Target(f"<= {CHECK_LIMIT_S:.0f} s", CHECK_LIMIT_S),
         "test": Target(f"<= {TEST_LIMIT_S:.0f} s", TEST_LIMIT_S),
         # a data file changes a page's table, not its code: the no-op time plus
         # the slack of an edit, and its notebook comes from the cache
-        "edit-data": Target(f"<= no-op limit ({NOOP_LIMIT_S:.0f} s) + {EDIT_SLACK_S:.0f} s, "
-                            "no notebook executes", NOOP_LIMIT_S + EDIT_SLACK_S, no_execution=True),
+        "edit-data": Target(
+            f"<= no-op limit ({NOOP_LIMIT_S:.0f} s) + {EDIT_SLACK_S:.0f} s, no notebook executes",
+            NOOP_LIMIT_S + EDIT_SLACK_S,
+            no_execution=True,
+        ),
     }
     if edited in raw_by_notebook:
         found["edit-code"] = Target(
             f"<= {edited} execution ({raw_by_notebook[edited]:.1f} s) + {EDIT_SLACK_S:.0f} s",
-            raw_by_notebook[edited] + EDIT_SLACK_S)
+            raw_by_notebook[edited] + EDIT_SLACK_S,
+        )
     return found
 
 
@@ -211,10 +224,14 @@ def edit_data(text: str, marker: str) -> str:
     return text.rstrip("\n") + f"\n# benchmark edit {marker}\n"
 
 
-_EXECUTED = re.compile(r"^(?P<path>\S+?)\.(?:md|ipynb): Executed notebook in (?P<s>[\d.]+) seconds", re.M)
+_EXECUTED = re.compile(
+    r"^(?P<path>\S+?)\.(?:md|ipynb): Executed notebook in (?P<s>[\d.]+) seconds", re.M
+)
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # Sphinx's progress lines, one a document when its output is not a terminal
-_PROGRESS = re.compile(r"^(?P<what>reading sources|writing output)\.\.\. \[\s*\d+%\] (?P<doc>\S+)\s*$", re.M)
+_PROGRESS = re.compile(
+    r"^(?P<what>reading sources|writing output)\.\.\. \[\s*\d+%\] (?P<doc>\S+)\s*$", re.M
+)
 
 
 def edit_cpp(text: str, marker: str) -> str:
@@ -232,7 +249,7 @@ def orphan_copy(text: str) -> str:
     """The notebook with ``orphan: true`` in its front matter (no toctree needs it)."""
     if not text.startswith("---\n"):
         raise ValueError("the notebook has no front matter")
-    return "---\norphan: true\n" + text[len("---\n"):]
+    return "---\norphan: true\n" + text[len("---\n") :]
 
 
 def executed_notebooks(output: str, srcdir: Path) -> dict[str, float]:
@@ -243,7 +260,9 @@ def executed_notebooks(output: str, srcdir: Path) -> dict[str, float]:
     found = {}
     for m in _EXECUTED.finditer(output):
         path = Path(m["path"])
-        doc = path.relative_to(srcdir) if path.is_absolute() and path.is_relative_to(srcdir) else path
+        doc = (
+            path.relative_to(srcdir) if path.is_absolute() and path.is_relative_to(srcdir) else path
+        )
         found[doc.as_posix()] = float(m["s"])
     return dict(sorted(found.items()))
 
@@ -261,13 +280,27 @@ def progress_documents(output: str) -> tuple[list[str], list[str]]:
 def format_table(rows: Sequence[dict[str, Any]]) -> str:
     """A plain-text table of scenario rows (``to_json`` of a Summary, plus id and target)."""
     head = ("Scenario", "Median s", "Min s", "Max s", "Runs", "Target", "Verdict")
-    body = [(r.get("label") or LABELS.get(r["id"], r["id"]), f"{r['median_s']:.1f}", f"{r['min_s']:.1f}", f"{r['max_s']:.1f}",
-             str(r["runs"]), (r.get("target") or {}).get("rule", "-"),
-             (r.get("target") or {}).get("verdict", "-")) for r in rows]
+    body = [
+        (
+            r.get("label") or LABELS.get(r["id"], r["id"]),
+            f"{r['median_s']:.1f}",
+            f"{r['min_s']:.1f}",
+            f"{r['max_s']:.1f}",
+            str(r["runs"]),
+            (r.get("target") or {}).get("rule", "-"),
+            (r.get("target") or {}).get("verdict", "-"),
+        )
+        for r in rows
+    ]
     widths = [max(len(row[i]) for row in (head, *body)) for i in range(len(head))]
     fmt = "  ".join(f"{{:{'>' if 1 <= i <= 4 else '<'}{w}}}" for i, w in enumerate(widths))
-    return "\n".join([fmt.format(*head), fmt.format(*("-" * w for w in widths)),
-                      *(fmt.format(*row) for row in body)])
+    return "\n".join(
+        [
+            fmt.format(*head),
+            fmt.format(*("-" * w for w in widths)),
+            *(fmt.format(*row) for row in body),
+        ]
+    )
 
 
 # -- The machine ------------------------------------------------------------------
@@ -287,10 +320,14 @@ def machine() -> dict[str, Any]:
         memory_gb = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
     except (ValueError, OSError, AttributeError):
         pass
-    return {"cpu_model": model, "cores": os.cpu_count(),
-            "usable_cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
-            "memory_gb": memory_gb, "platform": platform.platform(),
-            "load_average_start": [round(x, 2) for x in os.getloadavg()]}
+    return {
+        "cpu_model": model,
+        "cores": os.cpu_count(),
+        "usable_cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None,
+        "memory_gb": memory_gb,
+        "platform": platform.platform(),
+        "load_average_start": [round(x, 2) for x in os.getloadavg()],
+    }
 
 
 # -- Running things ---------------------------------------------------------------
@@ -300,30 +337,56 @@ class BenchError(RuntimeError):
     pass
 
 
-def _run(cmd: Sequence[str], cwd: Path, log: Path, env: dict[str, str] | None = None) -> tuple[float, str]:
+def _run(
+    cmd: Sequence[str], cwd: Path, log: Path, env: dict[str, str] | None = None
+) -> tuple[float, str]:
     """Run ``cmd``; return its wall time and output. A failure stops the benchmark."""
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, check=False)
+    proc = subprocess.run(
+        cmd,
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        check=False,
+    )
     elapsed = time.perf_counter() - start
     log.write_text(proc.stdout)
     if proc.returncode != 0:
         tail = "\n".join(proc.stdout.splitlines()[-40:])
-        raise BenchError(f"{' '.join(cmd)} failed in {cwd} (exit {proc.returncode}); log {log}:\n{tail}")
+        raise BenchError(
+            f"{' '.join(cmd)} failed in {cwd} (exit {proc.returncode}); log {log}:\n{tail}"
+        )
     return elapsed, proc.stdout
 
 
 def _make_env() -> dict[str, str]:
     env = dict(os.environ)
-    for name in ("SPHINXOPTS", "REQUIRE_ALL", "TRTDOCS_RECORD", "TRTDOCS_DISABLE", "BUILDDIR", "VENV",
-                 "TESTS", "TRTDOCS_BUILT_SITE", "TRTDOCS_SITE_SOURCE", "TRTDOCS_JOBS"):
+    for name in (
+        "SPHINXOPTS",
+        "REQUIRE_ALL",
+        "TRTDOCS_RECORD",
+        "TRTDOCS_DISABLE",
+        "BUILDDIR",
+        "VENV",
+        "TESTS",
+        "TRTDOCS_BUILT_SITE",
+        "TRTDOCS_SITE_SOURCE",
+        "TRTDOCS_JOBS",
+    ):
         env.pop(name, None)
     return env
 
 
 def venv_dir(clone: Path) -> Path:
-    out = subprocess.run(["make", "-s", "--eval", "print-venv: ; @echo $(VENV)", "print-venv"],
-                         cwd=clone, capture_output=True, text=True, check=True).stdout.strip()
+    out = subprocess.run(
+        ["make", "-s", "--eval", "print-venv: ; @echo $(VENV)", "print-venv"],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     return Path(out)
 
 
@@ -332,7 +395,9 @@ def _provenance(clone: Path) -> dict[str, Any]:
 
 
 def _clone(source: Path, dest: Path) -> None:
-    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(source), str(dest)], check=True)
+    subprocess.run(
+        ["git", "clone", "--quiet", "--no-hardlinks", str(source), str(dest)], check=True
+    )
 
 
 @dataclasses.dataclass
@@ -345,7 +410,9 @@ class Step:
     written: list[str] = dataclasses.field(default_factory=list)
     failed: bool = False  # make check / make test: a test failed (the time still counts)
     result: str = ""  # their summary line ("412 passed in 41.20s")
-    load: float | None = None  # the machine's 1-minute load average when the step started (it is shared)
+    load: float | None = (
+        None  # the machine's 1-minute load average when the step started (it is shared)
+    )
 
 
 def shared_venv_stamp(clone: Path) -> Path:
@@ -357,17 +424,28 @@ def shared_venv_stamp(clone: Path) -> Path:
     """
     stamp = venv_dir(clone) / ".complete"
     if not stamp.is_file():
-        raise BenchError(f"the docs venv {stamp.parent} is missing or incomplete: run `make venv` first "
-                         "(the benchmark times only builds; --with-venv times a throwaway venv)")
+        raise BenchError(
+            f"the docs venv {stamp.parent} is missing or incomplete: run `make venv` first "
+            "(the benchmark times only builds; --with-venv times a throwaway venv)"
+        )
     return stamp
 
 
 def timed_build(clone: Path, logs: Path, name: str, extra: Sequence[str] = ()) -> Step:
     stamp = shared_venv_stamp(clone)
     load = _load()
-    seconds, output = _run(["make", "-o", str(stamp), "html", *extra], clone, logs / f"{name}.log", _make_env())
+    seconds, output = _run(
+        ["make", "-o", str(stamp), "html", *extra], clone, logs / f"{name}.log", _make_env()
+    )
     read, written = progress_documents(output)
-    return Step(seconds, list(executed_notebooks(output, clone)), LOCK_ERROR in output, read, written, load=load)
+    return Step(
+        seconds,
+        list(executed_notebooks(output, clone)),
+        LOCK_ERROR in output,
+        read,
+        written,
+        load=load,
+    )
 
 
 def _load() -> float:
@@ -387,7 +465,9 @@ def one_run(source: Path, scratch: Path, index: int, edit_notebook: str) -> dict
     marker = f"run{index}-{time.time_ns()}"
     steps: dict[str, Step] = {}
     steps["cold"] = timed_build(clone, logs, "cold")
-    cold_durations = {doc: e.get("duration_s") for doc, e in _provenance(clone)["notebooks"].items()}
+    cold_durations = {
+        doc: e.get("duration_s") for doc, e in _provenance(clone)["notebooks"].items()
+    }
     steps["noop"] = timed_build(clone, logs, "noop")
     _edit(clone / edit_notebook, edit_code, marker)
     steps["edit-code"] = timed_build(clone, logs, "edit-code")
@@ -419,12 +499,24 @@ def tests_run(source: Path, scratch: Path, index: int) -> dict[str, Step]:
         for name in ("check", "test"):
             load = _load()
             start = time.perf_counter()
-            proc = subprocess.run(["make", "-o", str(stamp), name], cwd=clone, env=_make_env(),
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+            proc = subprocess.run(
+                ["make", "-o", str(stamp), name],
+                cwd=clone,
+                env=_make_env(),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                check=False,
+            )
             seconds = time.perf_counter() - start
             (logs / f"{name}.log").write_text(proc.stdout)
-            steps[name] = Step(seconds, [], failed=proc.returncode != 0,
-                               result=(proc.stdout.strip().splitlines() or [""])[-1].strip("= "), load=load)
+            steps[name] = Step(
+                seconds,
+                [],
+                failed=proc.returncode != 0,
+                result=(proc.stdout.strip().splitlines() or [""])[-1].strip("= "),
+                load=load,
+            )
     finally:
         shutil.rmtree(clone, ignore_errors=True)
     return steps
@@ -436,10 +528,16 @@ def check_data_page(step: Step, log: Path) -> None:
     Otherwise the page does not depend on the data file (or the build's
     output changed form), and the scenario would time a no-op rebuild.
     """
-    missing = [what for what, docs in (("read", step.read), ("written", step.written)) if DATA_PAGE not in docs]
+    missing = [
+        what
+        for what, docs in (("read", step.read), ("written", step.written))
+        if DATA_PAGE not in docs
+    ]
     if missing:
-        raise BenchError(f"after editing {EDIT_DATA}, {DATA_PAGE} was not {' or '.join(missing)} again "
-                         f"(read: {step.read or 'nothing'}); log {log}")
+        raise BenchError(
+            f"after editing {EDIT_DATA}, {DATA_PAGE} was not {' or '.join(missing)} again "
+            f"(read: {step.read or 'nothing'}); log {log}"
+        )
 
 
 def pad_notebooks(clone: Path, copies: int) -> list[str]:
@@ -491,7 +589,9 @@ def venv_run(source: Path, scratch: Path, index: int) -> tuple[float, float]:
     logs = scratch / f"venvlogs{index}"
     logs.mkdir()
     try:
-        seconds, _ = _run(["make", "venv", f"VENV_ROOT={root}"], clone, logs / "venv.log", _make_env())
+        seconds, _ = _run(
+            ["make", "venv", f"VENV_ROOT={root}"], clone, logs / "venv.log", _make_env()
+        )
         size = sum(p.stat().st_size for p in root.rglob("*") if p.is_file() and not p.is_symlink())
         return seconds, size / 2**30
     finally:
@@ -513,10 +613,16 @@ def raw_execution(clone: Path, logs: Path) -> dict[str, float]:
     if not notebooks:
         raise BenchError(f"no executed notebooks under {clone / '_build' / 'jupyter_execute'}")
     env = _make_env()
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(clone / "docs" / "_ext"), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(clone / "docs" / "_ext"), env.get("PYTHONPATH")])
+    )
     env.setdefault(CXX_PREFIX_ENV, str(python.parent.parent / "cxx"))  # the Makefile's default
-    _, out = _run([str(python), __file__, "--raw-worker", str(clone), *map(str, notebooks)],
-                  clone, logs / "raw.log", env)
+    _, out = _run(
+        [str(python), __file__, "--raw-worker", str(clone), *map(str, notebooks)],
+        clone,
+        logs / "raw.log",
+        env,
+    )
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -529,7 +635,9 @@ def _raw_worker(clone: Path, notebooks: Sequence[str]) -> None:
     times: dict[str, float] = {}
     base = clone / "_build" / "jupyter_execute"
     order = [p.relative_to(clone).with_suffix("").as_posix() for p in reading_order(clone)]
-    docs = {Path(name).relative_to(base).with_suffix("").as_posix(): Path(name) for name in notebooks}
+    docs = {
+        Path(name).relative_to(base).with_suffix("").as_posix(): Path(name) for name in notebooks
+    }
     # the kernels see what a reader's do: nothing of this repository on their path
     kernel_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     with tempfile.TemporaryDirectory(prefix="trtdocs-bench-raw-") as folder:
@@ -541,8 +649,13 @@ def _raw_worker(clone: Path, notebooks: Sequence[str]) -> None:
                 if cell.cell_type == "code":
                     cell.outputs, cell.execution_count = [], None
             start = time.perf_counter()
-            nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", skip_cells_with_tag="skip-execution",
-                                    resources={"metadata": {"path": folder}}).execute(env=kernel_env)
+            nbclient.NotebookClient(
+                nb,
+                timeout=600,
+                kernel_name="python3",
+                skip_cells_with_tag="skip-execution",
+                resources={"metadata": {"path": folder}},
+            ).execute(env=kernel_env)
             times[doc] = time.perf_counter() - start
     print(json.dumps(times))
 
@@ -550,7 +663,9 @@ def _raw_worker(clone: Path, notebooks: Sequence[str]) -> None:
 def cpp_build(clone: Path, logs: Path) -> dict[str, float]:
     """Seconds to configure and to build run-cpp's C++ project alone (in the docs venv)."""
     python = shared_venv_stamp(clone).parent / "bin" / "python"
-    _, out = _run([str(python), __file__, "--cpp-worker", str(clone)], clone, logs / "cpp.log", _make_env())
+    _, out = _run(
+        [str(python), __file__, "--cpp-worker", str(clone)], clone, logs / "cpp.log", _make_env()
+    )
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -569,14 +684,31 @@ def _cpp_worker(clone: Path) -> None:
                 (project / m["file"]).write_text(body + "\n", encoding="utf-8")
         if not (project / "CMakeLists.txt").is_file():
             raise BenchError(f"{CPP_NOTEBOOK} writes no CMakeLists.txt")
-        env = dict(os.environ, PATH=os.pathsep.join([str(venv / "bin"), os.environ.get("PATH", "")]))
+        env = dict(
+            os.environ, PATH=os.pathsep.join([str(venv / "bin"), os.environ.get("PATH", "")])
+        )
         times = {}
-        for name, cmd in (("cpp-configure", [cmake, "-S", project, "-B", project / "build", "-G", "Ninja",
-                                             "-DCMAKE_BUILD_TYPE=Release",
-                                             f"-DCMAKE_PREFIX_PATH={venv / 'cxx' / 'executorch'}"]),
-                          ("cpp-build", [cmake, "--build", project / "build"])):
+        for name, cmd in (
+            (
+                "cpp-configure",
+                [
+                    cmake,
+                    "-S",
+                    project,
+                    "-B",
+                    project / "build",
+                    "-G",
+                    "Ninja",
+                    "-DCMAKE_BUILD_TYPE=Release",
+                    f"-DCMAKE_PREFIX_PATH={venv / 'cxx' / 'executorch'}",
+                ],
+            ),
+            ("cpp-build", [cmake, "--build", project / "build"]),
+        ):
             start = time.perf_counter()
-            subprocess.run([str(c) for c in cmd], env=env, check=True, capture_output=True, text=True)
+            subprocess.run(
+                [str(c) for c in cmd], env=env, check=True, capture_output=True, text=True
+            )
             times[name] = time.perf_counter() - start
     print(json.dumps(times))
 
@@ -585,12 +717,21 @@ def _cpp_worker(clone: Path) -> None:
 
 
 def _git(source: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=source, capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run(
+        ["git", *args], cwd=source, capture_output=True, text=True, check=True
+    ).stdout.strip()
 
 
-def summarize(runs: list[dict[str, Any]], parallel: list[dict[str, Step]], venv: list[tuple[float, float]],
-              edit_notebook: str, previous: dict[str, Any] | None, measured_at: str = "",
-              copies: int = 0, tests: Sequence[dict[str, Step]] = ()) -> dict[str, Any]:
+def summarize(
+    runs: list[dict[str, Any]],
+    parallel: list[dict[str, Step]],
+    venv: list[tuple[float, float]],
+    edit_notebook: str,
+    previous: dict[str, Any] | None,
+    measured_at: str = "",
+    copies: int = 0,
+    tests: Sequence[dict[str, Step]] = (),
+) -> dict[str, Any]:
     edited = edit_notebook.removesuffix(".md")
     rows: list[dict[str, Any]] = []
     raw_docs = sorted(runs[0]["raw"])
@@ -600,52 +741,87 @@ def summarize(runs: list[dict[str, Any]], parallel: list[dict[str, Step]], venv:
 
     venv_row = None
     if venv:
-        venv_row = {"id": "venv", **Summary(tuple(s for s, _ in venv)).to_json(),
-                    "size_gb": round(statistics.median(g for _, g in venv), 2),
-                    "measured_at": measured_at, "carried": False}
+        venv_row = {
+            "id": "venv",
+            **Summary(tuple(s for s, _ in venv)).to_json(),
+            "size_gb": round(statistics.median(g for _, g in venv), 2),
+            "measured_at": measured_at,
+            "carried": False,
+        }
     elif previous and previous.get("venv"):
         venv_row = {**previous["venv"], "carried": True}
 
     scenarios = ("cold", "noop", "edit-code", "edit-markdown", "edit-data", "edit-cpp")
     for scenario in (s for s in scenarios if s in runs[0]["steps"]):
         summary = Summary(tuple(r["steps"][scenario].seconds for r in runs))
-        row: dict[str, Any] = {"id": scenario, **summary.to_json(),
-                               "executed": [r["steps"][scenario].executed for r in runs],
-                               "load_1m": [r["steps"][scenario].load for r in runs]}
+        row: dict[str, Any] = {
+            "id": scenario,
+            **summary.to_json(),
+            "executed": [r["steps"][scenario].executed for r in runs],
+            "load_1m": [r["steps"][scenario].load for r in runs],
+        }
         if scenario == "edit-data":
             row["read"] = [r["steps"][scenario].read for r in runs]
         if scenario in limits:
             target = limits[scenario]
-            row["target"] = {"rule": target.rule, "limit_s": round(target.limit_s, 2),
-                             "verdict": target.verdict(summary.median_s, row["executed"])}
+            row["target"] = {
+                "rule": target.rule,
+                "limit_s": round(target.limit_s, 2),
+                "verdict": target.verdict(summary.median_s, row["executed"]),
+            }
         rows.append(row)
     for offset, scenario in enumerate(sorted(parallel[0]) if parallel else []):
         steps = [p[scenario] for p in parallel]
         summary = Summary(tuple(s.seconds for s in steps))
-        rows.insert(1 + offset, {"id": scenario, **summary.to_json(), "executed": [s.executed for s in steps],
-                                 "load_1m": [s.load for s in steps],
-                                 "database_locked": any(s.locked for s in steps)})
+        rows.insert(
+            1 + offset,
+            {
+                "id": scenario,
+                **summary.to_json(),
+                "executed": [s.executed for s in steps],
+                "load_1m": [s.load for s in steps],
+                "database_locked": any(s.locked for s in steps),
+            },
+        )
     rows.append({"id": "raw", **raw_total.to_json()})
     for scenario in ("check", "test"):
         steps = [p[scenario] for p in tests if scenario in p]
         if steps:
             summary = Summary(tuple(s.seconds for s in steps))
-            row = {"id": scenario, **summary.to_json(), "failed": [s.failed for s in steps],
-                   "result": [s.result for s in steps], "load_1m": [s.load for s in steps]}
-            row["target"] = {"rule": limits[scenario].rule, "limit_s": round(limits[scenario].limit_s, 2),
-                             "verdict": limits[scenario].verdict(summary.median_s)}
+            row = {
+                "id": scenario,
+                **summary.to_json(),
+                "failed": [s.failed for s in steps],
+                "result": [s.result for s in steps],
+                "load_1m": [s.load for s in steps],
+            }
+            row["target"] = {
+                "rule": limits[scenario].rule,
+                "limit_s": round(limits[scenario].limit_s, 2),
+                "verdict": limits[scenario].verdict(summary.median_s),
+            }
             rows.append(row)
     for scenario in ("cpp-configure", "cpp-build"):
         if all(scenario in r.get("cpp", {}) for r in runs):
-            rows.append({"id": scenario, **Summary(tuple(r["cpp"][scenario] for r in runs)).to_json()})
+            rows.append(
+                {"id": scenario, **Summary(tuple(r["cpp"][scenario] for r in runs)).to_json()}
+            )
 
-    notebooks = {doc: {"raw": raw_by_nb[doc].to_json(),
-                       "build_duration_s": [r["cold_durations"].get(doc) for r in runs]}
-                 for doc in raw_docs}
+    notebooks = {
+        doc: {
+            "raw": raw_by_nb[doc].to_json(),
+            "build_duration_s": [r["cold_durations"].get(doc) for r in runs],
+        }
+        for doc in raw_docs
+    }
     for row in rows + ([venv_row] if venv_row else []):
         row["label"] = LABELS[row["id"]].format(copies=copies)
-    return {"rows": rows, "notebooks": notebooks, "venv": venv_row,
-            "database_locked_in_j1": any(r["steps"][s].locked for r in runs for s in r["steps"])}
+    return {
+        "rows": rows,
+        "notebooks": notebooks,
+        "venv": venv_row,
+        "database_locked_in_j1": any(r["steps"][s].locked for r in runs for s in r["steps"]),
+    }
 
 
 def _now() -> str:
@@ -655,22 +831,40 @@ def _now() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="runs of each scenario (default 3)")
-    parser.add_argument("--with-venv", action="store_true",
-                        help="also time make venv into a throwaway VENV_ROOT (6 GB, ~2 min a run)")
-    parser.add_argument("--venv-runs", type=int, default=1, help="runs of the venv creation (default 1)")
+    parser.add_argument(
+        "--with-venv",
+        action="store_true",
+        help="also time make venv into a throwaway VENV_ROOT (6 GB, ~2 min a run)",
+    )
+    parser.add_argument(
+        "--venv-runs", type=int, default=1, help="runs of the venv creation (default 1)"
+    )
     parser.add_argument("--parallel", action="store_true", help="also time cold builds with -j 2")
-    parser.add_argument("--parallel-copies", type=int, default=0, metavar="K",
-                        help="with --parallel, also time -j 1 and -j 2 cold builds of a clone with K extra "
-                             "copies of each notebook, so that notebooks execute concurrently")
-    parser.add_argument("--skip-tests", action="store_true",
-                        help="leave out the make check and make test scenarios (make test takes minutes)")
+    parser.add_argument(
+        "--parallel-copies",
+        type=int,
+        default=0,
+        metavar="K",
+        help="with --parallel, also time -j 1 and -j 2 cold builds of a clone with K extra "
+        "copies of each notebook, so that notebooks execute concurrently",
+    )
+    parser.add_argument(
+        "--skip-tests",
+        action="store_true",
+        help="leave out the make check and make test scenarios (make test takes minutes)",
+    )
     parser.add_argument("--edit-notebook", default=EDIT_NOTEBOOK, help=f"default {EDIT_NOTEBOOK}")
     parser.add_argument("--source", type=Path, default=ROOT, help="repository to clone (its HEAD)")
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
-    parser.add_argument("--note", action="append", default=[], help="a caveat to store with the results")
+    parser.add_argument(
+        "--note", action="append", default=[], help="a caveat to store with the results"
+    )
     parser.add_argument("--logs", type=Path, help="copy every build's log into this folder")
-    parser.add_argument("--cpp-only", action="store_true",
-                        help="only configure and build run-cpp's C++ project, on the checkout, and print the times")
+    parser.add_argument(
+        "--cpp-only",
+        action="store_true",
+        help="only configure and build run-cpp's C++ project, on the checkout, and print the times",
+    )
     parser.add_argument("--raw-worker", nargs="+", help=argparse.SUPPRESS)
     parser.add_argument("--cpp-worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -694,8 +888,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     info = machine()
     started = _now()
     commit = _git(args.source, "rev-parse", "HEAD")
-    print(f"benchmarking {args.source} at {commit[:12]} on {info['cpu_model']}, {info['cores']} cores; "
-          f"load average {info['load_average_start']}", flush=True)
+    print(
+        f"benchmarking {args.source} at {commit[:12]} on {info['cpu_model']}, {info['cores']} cores; "
+        f"load average {info['load_average_start']}",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="trtdocs-bench-") as tmp:
         scratch = Path(tmp)
         venv = []
@@ -706,25 +903,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         for i in range(args.runs):
             runs.append(one_run(args.source, scratch, i, args.edit_notebook))
             done = ", ".join(f"{k} {s.seconds:.1f} s" for k, s in runs[-1]["steps"].items())
-            print(f"run {i + 1}/{args.runs}: {done}, raw {sum(runs[-1]['raw'].values()):.1f} s", flush=True)
+            print(
+                f"run {i + 1}/{args.runs}: {done}, raw {sum(runs[-1]['raw'].values()):.1f} s",
+                flush=True,
+            )
             if args.parallel:
                 parallel.append(parallel_run(args.source, scratch, i, args.parallel_copies))
                 done = ", ".join(f"{k} {s.seconds:.1f} s" for k, s in parallel[-1].items())
                 print(f"run {i + 1}/{args.runs}: {done}", flush=True)
             if not args.skip_tests:
                 tests.append(tests_run(args.source, scratch, i))
-                done = ", ".join(f"{k} {s.seconds:.1f} s ({s.result})" for k, s in tests[-1].items())
+                done = ", ".join(
+                    f"{k} {s.seconds:.1f} s ({s.result})" for k, s in tests[-1].items()
+                )
                 print(f"run {i + 1}/{args.runs}: {done}", flush=True)
         if args.logs:
             args.logs.mkdir(parents=True, exist_ok=True)
             for log in scratch.glob("*logs*/*.log"):
                 shutil.copy2(log, args.logs / f"{log.parent.name}-{log.name}")
     info["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
-    result = {"schema": SCHEMA, "measured_at": started, "finished_at": _now(), "commit": commit,
-              "runs": args.runs, "parallel_copies": args.parallel_copies if args.parallel else None, "edit_notebook": args.edit_notebook, "edit_data": EDIT_DATA, "data_page": DATA_PAGE,
-              "machine": info, "notes": args.note,
-              **summarize(runs, parallel, venv, args.edit_notebook, previous, started,
-                           args.parallel_copies, tests)}
+    result = {
+        "schema": SCHEMA,
+        "measured_at": started,
+        "finished_at": _now(),
+        "commit": commit,
+        "runs": args.runs,
+        "parallel_copies": args.parallel_copies if args.parallel else None,
+        "edit_notebook": args.edit_notebook,
+        "edit_data": EDIT_DATA,
+        "data_page": DATA_PAGE,
+        "machine": info,
+        "notes": args.note,
+        **summarize(
+            runs, parallel, venv, args.edit_notebook, previous, started, args.parallel_copies, tests
+        ),
+    }
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(result, indent=2) + "\n")
 

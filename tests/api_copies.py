@@ -14,10 +14,17 @@ def planted_copy(tmp_path: Path, model: apimodel.ApiModel, version: str | None =
     """The two wheels' Python sources and metadata, copied to ``tmp_path``; the
     rest of site-packages stays on the search path behind it."""
     site = Path(model.search_paths[0])
-    for name, dist in (("torch_tensorrt", "torch_tensorrt"),
-                       ("torch_tensorrt_executorch_runtime", "torch_tensorrt_executorch_runtime")):
-        shutil.copytree(site / name, tmp_path / name, ignore=lambda d, names: [
-            n for n in names if not n.endswith(".py") and not (Path(d) / n).is_dir()])
+    for name, dist in (
+        ("torch_tensorrt", "torch_tensorrt"),
+        ("torch_tensorrt_executorch_runtime", "torch_tensorrt_executorch_runtime"),
+    ):
+        shutil.copytree(
+            site / name,
+            tmp_path / name,
+            ignore=lambda d, names: [
+                n for n in names if not n.endswith(".py") and not (Path(d) / n).is_dir()
+            ],
+        )
         info = next(site.glob(f"{dist}-*.dist-info"))
         shutil.copytree(info, tmp_path / info.name)
     if version is not None:

@@ -38,7 +38,15 @@ from pathlib import Path
 
 import pytest
 from paths import ROOT, TIERS
-from sitebuild import BUILD_TEST, STRICTNESS, SiteBuild, failure_report, sphinx_build, start_sphinx_build, summarize
+from sitebuild import (
+    BUILD_TEST,
+    STRICTNESS,
+    SiteBuild,
+    failure_report,
+    sphinx_build,
+    start_sphinx_build,
+    summarize,
+)
 
 JUPYTER_CACHE = ROOT / "_build" / ".jupyter_cache"
 SITE_FIXTURES = frozenset({"built_site", "site_build"})
@@ -54,7 +62,11 @@ class _Site:
         self._running = None  # (process, builddir)
 
     def start(self) -> None:
-        if self.build is not None or self._running is not None or os.environ.get("TRTDOCS_BUILT_SITE"):
+        if (
+            self.build is not None
+            or self._running is not None
+            or os.environ.get("TRTDOCS_BUILT_SITE")
+        ):
             return
         source = Path(os.environ.get("TRTDOCS_SITE_SOURCE") or ROOT)
         builddir = Path(tempfile.mkdtemp(prefix="trtdocs-site-")) / "_build"
@@ -62,9 +74,21 @@ class _Site:
         cache.parent.mkdir(parents=True, exist_ok=True)
         log_file = builddir / "build.log"
         # the day's install resolutions: the repository's own, as make html keeps them
-        resolutions = ROOT / "_build" / "trtdocs" / "resolve" if source == ROOT else builddir / "trtdocs" / "resolve"
-        process = start_sphinx_build(source, builddir, log_file, "-D", f"nb_execution_cache_path={cache}",
-                                     "-D", f"trtdocs_resolve_cache={resolutions}", keep_env=STRICTNESS)
+        resolutions = (
+            ROOT / "_build" / "trtdocs" / "resolve"
+            if source == ROOT
+            else builddir / "trtdocs" / "resolve"
+        )
+        process = start_sphinx_build(
+            source,
+            builddir,
+            log_file,
+            "-D",
+            f"nb_execution_cache_path={cache}",
+            "-D",
+            f"trtdocs_resolve_cache={resolutions}",
+            keep_env=STRICTNESS,
+        )
         self._running = (process, log_file)
 
     def result(self) -> SiteBuild:
@@ -75,15 +99,21 @@ class _Site:
         if given:
             html = Path(given).resolve()
             ok = (html / "index.html").is_file()
-            self.build = SiteBuild(html, 0 if ok else 1, summary=f"TRTDOCS_BUILT_SITE={given} holds no built site")
+            self.build = SiteBuild(
+                html, 0 if ok else 1, summary=f"TRTDOCS_BUILT_SITE={given} holds no built site"
+            )
             return self.build
         self.start()
         assert self._running is not None
         process, log_file = self._running
         process.wait()
         out = log_file.read_text(encoding="utf-8")
-        self.build = SiteBuild(log_file.parent / "html", process.returncode, log_file,
-                               summarize(out) if process.returncode else "")
+        self.build = SiteBuild(
+            log_file.parent / "html",
+            process.returncode,
+            log_file,
+            summarize(out) if process.returncode else "",
+        )
         return self.build
 
     def clean(self) -> None:
@@ -115,8 +145,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if _tier(item) != "unit":
             item.add_marker(pytest.mark.build)
     order = {tier: n for n, tier in enumerate(TIERS)}
-    items.sort(key=lambda item: (order.get(_tier(item), len(TIERS)),
-                                 "reader_run" in getattr(item, "fixturenames", ())))
+    items.sort(
+        key=lambda item: (
+            order.get(_tier(item), len(TIERS)),
+            "reader_run" in getattr(item, "fixturenames", ()),
+        )
+    )
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

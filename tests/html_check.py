@@ -91,8 +91,16 @@ def _duplicate_ids(tree: Element, page: str) -> list[Problem]:
     for el in _elements(tree):
         if el.get("id") is not None:
             holders.setdefault(el.get("id"), []).append(el)
-    return [Problem(page, 0, " and ".join(describe(el) for el in els), f"id {ident!r} is on {len(els)} elements")
-            for ident, els in holders.items() if len(els) > 1]
+    return [
+        Problem(
+            page,
+            0,
+            " and ".join(describe(el) for el in els),
+            f"id {ident!r} is on {len(els)} elements",
+        )
+        for ident, els in holders.items()
+        if len(els) > 1
+    ]
 
 
 def _ungrouped_terms(tree: Element, page: str) -> list[Problem]:
@@ -104,9 +112,20 @@ def _ungrouped_terms(tree: Element, page: str) -> list[Problem]:
             kids = [c for c in group if _tag(c) in ("dt", "dd")]
             if kids and _tag(kids[0]) == "dd":
                 dds = sum(1 for _ in _leading(kids, "dd"))
-                out.append(Problem(page, 0, describe(dl), f"starts with {dds} <dd> that no <dt> comes before"))
+                out.append(
+                    Problem(
+                        page, 0, describe(dl), f"starts with {dds} <dd> that no <dt> comes before"
+                    )
+                )
             if kids and _tag(kids[-1]) == "dt":
-                out.append(Problem(page, 0, describe(dl), f"ends with {describe(kids[-1])}, which no <dd> follows"))
+                out.append(
+                    Problem(
+                        page,
+                        0,
+                        describe(dl),
+                        f"ends with {describe(kids[-1])}, which no <dd> follows",
+                    )
+                )
     return out
 
 

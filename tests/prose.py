@@ -17,7 +17,14 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 # Words that date a sentence: what is true today reads wrong tomorrow.
-TIME_WORDS: tuple[str, ...] = ("yet", "later", "no longer", "arrive with", "arrives with", "already")
+TIME_WORDS: tuple[str, ...] = (
+    "yet",
+    "later",
+    "no longer",
+    "arrive with",
+    "arrives with",
+    "already",
+)
 # How the guide was researched is not what the reader needs: state the behaviour, link the source.
 RESEARCH_LANGUAGE: tuple[str, ...] = (
     r"the evidence behind",
@@ -32,7 +39,9 @@ RESEARCH_LANGUAGE: tuple[str, ...] = (
 NOT_PROSE = ("pre", "code", "kbd", "samp", "script", "style", "math", "svg")
 NOT_PROSE_CLASSES = ("highlight", "cell_output", "output", "math")
 
-_TIME = re.compile(r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in TIME_WORDS) + r")\b", re.I)
+_TIME = re.compile(
+    r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in TIME_WORDS) + r")\b", re.I
+)
 _RESEARCH = re.compile("|".join(RESEARCH_LANGUAGE), re.I)
 _DOUBLED = re.compile(r"\(\s*\(|\)\s*\)")
 
@@ -40,7 +49,9 @@ _DOUBLED = re.compile(r"\(\s*\(|\)\s*\)")
 def prose_blocks(page: Path) -> list[str]:
     """The prose of a page's main content, one string per block (paragraph,
     list item, table cell, heading), whitespace collapsed."""
-    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")  # not the shared cache: it is cut
+    soup = BeautifulSoup(
+        page.read_text(encoding="utf-8"), "html.parser"
+    )  # not the shared cache: it is cut
     main = soup.find("article", attrs={"role": "main"}) or soup.body or soup
     for tag in main.find_all(NOT_PROSE):
         tag.decompose()
@@ -53,7 +64,9 @@ def prose_blocks(page: Path) -> list[str]:
     for tag in main.find_all("a", class_="headerlink"):
         tag.decompose()
     blocks = []
-    for tag in main.find_all(["p", "li", "td", "th", "dt", "h1", "h2", "h3", "h4", "h5", "h6", "caption"]):
+    for tag in main.find_all(
+        ["p", "li", "td", "th", "dt", "h1", "h2", "h3", "h4", "h5", "h6", "caption"]
+    ):
         if tag.find(["p", "li", "td"]):  # the inner blocks carry the text
             continue
         text = " ".join(tag.get_text(" ").split())
@@ -66,9 +79,12 @@ def prose_blocks(page: Path) -> list[str]:
 def violations(blocks: list[str]) -> list[str]:
     found = []
     for text in blocks:
-        for rule, pattern in (("time word", _TIME), ("research language", _RESEARCH),
-                              ("doubled parentheses", _DOUBLED)):
+        for rule, pattern in (
+            ("time word", _TIME),
+            ("research language", _RESEARCH),
+            ("doubled parentheses", _DOUBLED),
+        ):
             for m in pattern.finditer(text):
                 start = max(0, m.start() - 50)
-                found.append(f"{rule} {m.group(0)!r}: ...{text[start:m.end() + 30]}...")
+                found.append(f"{rule} {m.group(0)!r}: ...{text[start : m.end() + 30]}...")
     return found

@@ -39,7 +39,10 @@ VOLATILE = [
     (re.compile(r"0x[0-9a-fA-F]{4,}"), "0x<addr>"),
     (re.compile(r"(/tmp|/var/folders)/[^\s'\"]+"), "<tmp>"),
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?"), "<timestamp>"),
-    (re.compile(r"\b\d\d:\d\d:\d\d\.\d{6}\b"), "<clock>"),  # ExecuTorch's log lines: time since start
+    (
+        re.compile(r"\b\d\d:\d\d:\d\d\.\d{6}\b"),
+        "<clock>",
+    ),  # ExecuTorch's log lines: time since start
     # torch's glog-style warnings (W1203 <clock> 15943 torch/utils/_pytree.py:...): month, day and process id
     (re.compile(r"\b([IWEF])\d{4} <clock> \d+\b"), r"\1<date> <clock> <pid>"),
     (re.compile(r"\b\d+(\.\d+)?(e-?\d+)?\s?(ms|µs|us|ns|s|sec|seconds)\b"), "<duration>"),
@@ -61,11 +64,21 @@ def outputs(cell: nbformat.NotebookNode) -> dict[str, object]:
         if out.output_type == "stream":
             streams[out.name] = streams.get(out.name, "") + out.text
         elif out.output_type in ("execute_result", "display_data"):
-            rich.append({mime: normalise(v if isinstance(v, str) else "".join(v)) if mime.startswith("text/")
-                         else "<binary>" for mime, v in out.data.items()})
+            rich.append(
+                {
+                    mime: normalise(v if isinstance(v, str) else "".join(v))
+                    if mime.startswith("text/")
+                    else "<binary>"
+                    for mime, v in out.data.items()
+                }
+            )
         elif out.output_type == "error":
             errors.append(f"{out.ename}: {normalise(out.evalue)}")
-    return {"streams": {k: normalise(v) for k, v in sorted(streams.items())}, "rich": rich, "errors": errors}
+    return {
+        "streams": {k: normalise(v) for k, v in sorted(streams.items())},
+        "rich": rich,
+        "errors": errors,
+    }
 
 
 def provenance(html: Path) -> dict:
@@ -97,16 +110,26 @@ def kernel_environment() -> dict[str, str]:
 
 
 def execute(nb: nbformat.NotebookNode, folder: Path, timeout: int = 600) -> None:
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", skip_cells_with_tag=SKIP_TAG,
-                   resources={"metadata": {"path": str(folder)}}).execute(env=kernel_environment())
+    NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        skip_cells_with_tag=SKIP_TAG,
+        resources={"metadata": {"path": str(folder)}},
+    ).execute(env=kernel_environment())
 
 
 def notebook_sources() -> list[Path]:
     """The guide's notebooks (MyST text notebooks under notebooks/ and docs/)."""
     from myst_nb.core.read import is_myst_markdown_notebook
 
-    return sorted(p for d in ("notebooks", "docs") for p in (ROOT / d).rglob("*.md")
-                  if not p.relative_to(ROOT).parts[1].startswith("_") and is_myst_markdown_notebook(p.read_text()))
+    return sorted(
+        p
+        for d in ("notebooks", "docs")
+        for p in (ROOT / d).rglob("*.md")
+        if not p.relative_to(ROOT).parts[1].startswith("_")
+        and is_myst_markdown_notebook(p.read_text())
+    )
 
 
 def reading_docs(html: Path) -> list[str]:
@@ -132,7 +155,9 @@ class ReaderRun:
         folder = Path(tempfile.mkdtemp(prefix="trtdocs-reader-")).resolve()
         order = reading_docs(html)
         run = cls(html, folder, order, {doc: concurrent.futures.Future() for doc in order})
-        pool = concurrent.futures.ThreadPoolExecutor(workers or os.cpu_count() or 1, thread_name_prefix="reader-run")
+        pool = concurrent.futures.ThreadPoolExecutor(
+            workers or os.cpu_count() or 1, thread_name_prefix="reader-run"
+        )
         for group in run.groups():
             pool.submit(run._run, group)
         pool.shutdown(wait=False)
@@ -146,7 +171,9 @@ class ReaderRun:
         groups: dict[tuple[str, ...], list[str]] = {}
         for doc in self.order:
             groups.setdefault(group_of.get(doc, (doc,)), []).append(doc)
-        return sorted(groups.values(), key=lambda g: -sum(entries[d].get("duration_s") or 0.0 for d in g))
+        return sorted(
+            groups.values(), key=lambda g: -sum(entries[d].get("duration_s") or 0.0 for d in g)
+        )
 
     def _run(self, group: list[str]) -> None:
         entries = provenance(self.html)["notebooks"]

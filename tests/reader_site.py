@@ -16,11 +16,32 @@ from bs4 import BeautifulSoup
 from paths import ROOT
 
 # (tag, attribute) pairs the browser fetches while it shows a page
-FETCHED = (("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src"),
-           ("source", "src"), ("video", "src"), ("audio", "src"), ("embed", "src"), ("object", "data"))
+FETCHED = (
+    ("script", "src"),
+    ("link", "href"),
+    ("img", "src"),
+    ("iframe", "src"),
+    ("source", "src"),
+    ("video", "src"),
+    ("audio", "src"),
+    ("embed", "src"),
+    ("object", "data"),
+)
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)|@import\s+['"]([^'"]+)['"]""")
-VAGUE_LINK_TEXT = frozenset({"here", "click", "click here", "this", "link", "this link", "more",
-                             "read more", "this page", "go"})
+VAGUE_LINK_TEXT = frozenset(
+    {
+        "here",
+        "click",
+        "click here",
+        "this",
+        "link",
+        "this link",
+        "more",
+        "read more",
+        "this page",
+        "go",
+    }
+)
 
 
 def pages(html: Path) -> list[Path]:
@@ -43,11 +64,15 @@ def resolve(page: Path, url: str) -> tuple[Path, str]:
     parts = urlsplit(url)
     if not parts.path:
         return page, parts.fragment
-    return Path(posixpath.normpath(posixpath.join(page.parent.as_posix(), unquote(parts.path)))), parts.fragment
+    return Path(
+        posixpath.normpath(posixpath.join(page.parent.as_posix(), unquote(parts.path)))
+    ), parts.fragment
 
 
 def ids(path: Path) -> set[str]:
-    return {el["id"] for el in soup(path).find_all(id=True)} | {a["name"] for a in soup(path).find_all("a", attrs={"name": True})}
+    return {el["id"] for el in soup(path).find_all(id=True)} | {
+        a["name"] for a in soup(path).find_all("a", attrs={"name": True})
+    }
 
 
 def main_content(path: Path):
@@ -75,8 +100,16 @@ def links(path: Path) -> Iterator[tuple[str, str]]:
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 CHROMIUM = Path("/usr/bin/chromium")  # Debian's (make deps), never `playwright install`
 # Flags for a closed network: no background fetches, no first-run work.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 # Resolves once the page's web fonts are in and two frames have passed: the tables
@@ -104,8 +137,10 @@ def settle(pg) -> None:  # noqa: ANN001 -- a Playwright page
 # Resolves once the element's CSS transitions and animations (a drawer sliding in) have ended.
 TRANSITIONS_ENDED = "el => Promise.all(el.getAnimations({subtree: true}).map(a => a.finished))"
 # True once Sphinx's search has shown all its results (its closing status line).
-SEARCH_DONE = ("() => { const t = document.getElementById('search-results')?.textContent || '';"
-               " return t.includes('Search finished') || t.includes('did not match any documents'); }")
+SEARCH_DONE = (
+    "() => { const t = document.getElementById('search-results')?.textContent || '';"
+    " return t.includes('Search finished') || t.includes('did not match any documents'); }"
+)
 
 
 def copy_with(pg, button) -> str:  # noqa: ANN001 -- a Playwright page and locator

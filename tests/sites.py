@@ -29,9 +29,22 @@ from sphinx.errors import SphinxError
 from sphinx.testing.util import SphinxTestApp
 
 # the settings a build reads from the environment: a test names those it wants
-ENV_SETTINGS = frozenset({"CI", "REQUIRE_ALL", "REQUIRE_OUTPUTS", "TRTDOCS_RECORD", "TRTDOCS_DISABLE",
-                          "TRTDOCS_NOTEBOOKS", "TRTDOCS_RECORD_OUT", "TRTDOCS_RECORD_MAX_AGE_DAYS",
-                          "TRTDOCS_BASEURL", "TRTDOCS_JOBS", "TRTDOCS_RESOLVE", "TRTDOCS_RESOLVE_CACHE"})
+ENV_SETTINGS = frozenset(
+    {
+        "CI",
+        "REQUIRE_ALL",
+        "REQUIRE_OUTPUTS",
+        "TRTDOCS_RECORD",
+        "TRTDOCS_DISABLE",
+        "TRTDOCS_NOTEBOOKS",
+        "TRTDOCS_RECORD_OUT",
+        "TRTDOCS_RECORD_MAX_AGE_DAYS",
+        "TRTDOCS_BASEURL",
+        "TRTDOCS_JOBS",
+        "TRTDOCS_RESOLVE",
+        "TRTDOCS_RESOLVE_CACHE",
+    }
+)
 REAL_TABLE = ROOT / "docs" / "features.toml"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -54,7 +67,9 @@ class Built:
     app: SphinxTestApp | None  # the environment (doctrees) of a build that ran
 
     def html(self, docname: str) -> BeautifulSoup:
-        return BeautifulSoup((self.outdir / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
+        return BeautifulSoup(
+            (self.outdir / f"{docname}.html").read_text(encoding="utf-8"), "html.parser"
+        )
 
     def errors(self, needle: str) -> list[str]:
         """The log's ERROR lines that hold ``needle``."""
@@ -79,9 +94,17 @@ def environment(env: Mapping[str, str]) -> Iterator[None]:
                 os.environ[name] = value
 
 
-def build(src: Path, builddir: Path | None = None, *, strict: bool = True, fresh: bool = False,
-          features: Path | None = REAL_TABLE, env: Mapping[str, str] | None = None,
-          parallel: int = 0, **overrides: Any) -> Built:
+def build(
+    src: Path,
+    builddir: Path | None = None,
+    *,
+    strict: bool = True,
+    fresh: bool = False,
+    features: Path | None = REAL_TABLE,
+    env: Mapping[str, str] | None = None,
+    parallel: int = 0,
+    **overrides: Any,
+) -> Built:
     """Build ``src`` into ``builddir`` (default ``<src>/../_build``): HTML in
     ``html/``, doctrees in ``doctrees/``. ``features``: the table the site reads
     (None: the one its conf.py names); ``overrides``: conf.py values."""
@@ -96,8 +119,17 @@ def build(src: Path, builddir: Path | None = None, *, strict: bool = True, fresh
     app = None
     with environment(env or {}):
         try:
-            app = SphinxTestApp("html", srcdir=src, builddir=builddir, freshenv=fresh, confoverrides=confoverrides,
-                                status=status, warning=warning, warningiserror=strict, parallel=parallel)
+            app = SphinxTestApp(
+                "html",
+                srcdir=src,
+                builddir=builddir,
+                freshenv=fresh,
+                confoverrides=confoverrides,
+                status=status,
+                warning=warning,
+                warningiserror=strict,
+                parallel=parallel,
+            )
             app.build()
             code = app.statuscode
         except SphinxError:  # what sphinx-build prints and exits 2 on

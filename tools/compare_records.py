@@ -74,8 +74,9 @@ def _docname(path: Path) -> str:
     return path.stem.replace("__", "/")
 
 
-def compare(baseline_dir: Path, fresh_dir: Path, root: Path, freshness: recorded.Freshness,
-            now: dt.datetime) -> list[PageReport]:
+def compare(
+    baseline_dir: Path, fresh_dir: Path, root: Path, freshness: recorded.Freshness, now: dt.datetime
+) -> list[PageReport]:
     baseline = {_docname(p): p for p in sorted(baseline_dir.glob("*.ipynb"))}
     fresh = {_docname(p): p for p in sorted(fresh_dir.glob("*.ipynb"))}
     reports = []
@@ -86,9 +87,13 @@ def compare(baseline_dir: Path, fresh_dir: Path, root: Path, freshness: recorded
         source = root / f"{doc}.md"
         if old is not None:
             if source.is_file():
-                current = recorded.source_hash(read_myst_markdown_notebook(source.read_text(encoding="utf-8")))
+                current = recorded.source_hash(
+                    read_myst_markdown_notebook(source.read_text(encoding="utf-8"))
+                )
                 if current != old.source_hash:
-                    report.stale.append(f"made from source {old.source_hash}; {doc}.md is now {current}")
+                    report.stale.append(
+                        f"made from source {old.source_hash}; {doc}.md is now {current}"
+                    )
             else:
                 report.notes.append(f"{doc}.md no longer exists")
             refusal = old.refusal()
@@ -103,12 +108,22 @@ def compare(baseline_dir: Path, fresh_dir: Path, root: Path, freshness: recorded
             old_cells = [c for c in old.notebook.cells if c.cell_type == "code"]
             new_cells = [c for c in new.notebook.cells if c.cell_type == "code"]
             if len(old_cells) != len(new_cells):
-                report.notes.append(f"{len(old_cells)} code cells in the baseline, {len(new_cells)} now")
+                report.notes.append(
+                    f"{len(old_cells)} code cells in the baseline, {len(new_cells)} now"
+                )
             for number, (a, b) in enumerate(zip(old_cells, new_cells), start=1):
                 before, after = outputs_text(a), outputs_text(b)
                 if before != after:
-                    diff = "\n".join(difflib.unified_diff(before.splitlines(), after.splitlines(),
-                                                          "baseline", "nightly", lineterm="", n=1))
+                    diff = "\n".join(
+                        difflib.unified_diff(
+                            before.splitlines(),
+                            after.splitlines(),
+                            "baseline",
+                            "nightly",
+                            lineterm="",
+                            n=1,
+                        )
+                    )
                     report.changed_cells.append((number, diff))
         reports.append(report)
     return reports
@@ -119,8 +134,11 @@ def markdown(reports: Sequence[PageReport], fresh_env: dict[str, Any] | None) ->
     lines = ["# Nightly channel: notebook outputs and records", ""]
     if fresh_env:
         versions = ", ".join(f"{k} {v}" for k, v in (fresh_env.get("versions") or {}).items() if v)
-        lines += [f"Fresh records made on {fresh_env.get('gpu_name') or fresh_env.get('cpu_model')} "
-                  f"(CUDA GPU: {'yes' if fresh_env.get('cuda_available') else 'no'}), with {versions}.", ""]
+        lines += [
+            f"Fresh records made on {fresh_env.get('gpu_name') or fresh_env.get('cpu_model')} "
+            f"(CUDA GPU: {'yes' if fresh_env.get('cuda_available') else 'no'}), with {versions}.",
+            "",
+        ]
     if not listed:
         lines += ["No page's output changed and no baseline record is stale.", ""]
     for r in listed:
@@ -129,23 +147,37 @@ def markdown(reports: Sequence[PageReport], fresh_env: dict[str, Any] | None) ->
         if r.unrecorded:
             lines.append("* this run made no record of it: its shard failed (see the run's logs)")
         for number, diff in r.changed_cells:
-            lines += [f"* output of code cell {number} changed:", "", "  ```diff",
-                      *[f"  {line}" for line in diff.splitlines()], "  ```"]
+            lines += [
+                f"* output of code cell {number} changed:",
+                "",
+                "  ```diff",
+                *[f"  {line}" for line in diff.splitlines()],
+                "  ```",
+            ]
         lines += [f"* {note}" for note in r.notes] + [""]
     others = [r for r in reports if not r.listed and r.notes]
     if others:
-        lines += ["## Not compared", ""] + [f"* {r.docname}: {'; '.join(r.notes)}" for r in others] + [""]
+        lines += (
+            ["## Not compared", ""]
+            + [f"* {r.docname}: {'; '.join(r.notes)}" for r in others]
+            + [""]
+        )
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--baseline", type=Path, required=True, help="records of the documented release")
+    parser.add_argument(
+        "--baseline", type=Path, required=True, help="records of the documented release"
+    )
     parser.add_argument("--fresh", type=Path, required=True, help="records of this run")
     parser.add_argument("--root", type=Path, default=ROOT, help="the site's source root")
     parser.add_argument("--table", type=Path, default=ROOT / "docs" / "features.toml")
-    parser.add_argument("--max-age-days", type=float,
-                        default=float(os.environ.get("TRTDOCS_RECORD_MAX_AGE_DAYS", "90")))
+    parser.add_argument(
+        "--max-age-days",
+        type=float,
+        default=float(os.environ.get("TRTDOCS_RECORD_MAX_AGE_DAYS", "90")),
+    )
     parser.add_argument("--markdown", type=Path, help="write the report here (default: print it)")
     parser.add_argument("--github-output", type=Path, help="append pages=<count> to this file")
     args = parser.parse_args(argv)
@@ -155,9 +187,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         for folder in (args.baseline, args.fresh):
             if not folder.is_dir():
                 raise ValueError(f"{folder}: no such folder")
-        reports = compare(args.baseline, args.fresh, args.root, freshness, dt.datetime.now(dt.timezone.utc))
-        fresh_env = next((recorded.load(p).provenance.get("environment")
-                          for p in sorted(args.fresh.glob("*.ipynb"))), None)
+        reports = compare(
+            args.baseline, args.fresh, args.root, freshness, dt.datetime.now(dt.timezone.utc)
+        )
+        fresh_env = next(
+            (
+                recorded.load(p).provenance.get("environment")
+                for p in sorted(args.fresh.glob("*.ipynb"))
+            ),
+            None,
+        )
     except ValueError as exc:
         print(f"compare_records: {exc}", file=sys.stderr)
         return 2

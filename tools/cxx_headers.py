@@ -45,25 +45,46 @@ def _archive(source: Mapping[str, Any], out: Path, url: str, local: Mapping[str,
     """A tar of the repository's ``path`` at its commit: from a local clone when
     ``local`` names one, else fetched (depth 1, blobs on demand) from ``url``."""
     if source["repo"] in local:
-        return _git("archive", "--format=tar", source["commit"], source["path"], cwd=local[source["repo"]])
+        return _git(
+            "archive", "--format=tar", source["commit"], source["path"], cwd=local[source["repo"]]
+        )
     clone = out / "git" / str(source["repo"]).replace("/", "+")
     owner, name = str(source["repo"]).split("/")
     if not (clone / ".git").is_dir():
         clone.mkdir(parents=True, exist_ok=True)
         _git("init", "-q", cwd=clone)
-        _git("remote", "add", "origin", url.format(repo=source["repo"], owner=owner, name=name), cwd=clone)
+        _git(
+            "remote",
+            "add",
+            "origin",
+            url.format(repo=source["repo"], owner=owner, name=name),
+            cwd=clone,
+        )
     # a local upload-pack (file://) serves a filtered fetch only when told it may
     allow = ("-c", "uploadpack.allowFilter=true", "-c", "uploadpack.allowAnySHA1InWant=true")
-    _git(*allow, "fetch", "-q", "--depth", "1", "--filter=blob:none", "origin", source["commit"], cwd=clone)
+    _git(
+        *allow,
+        "fetch",
+        "-q",
+        "--depth",
+        "1",
+        "--filter=blob:none",
+        "origin",
+        source["commit"],
+        cwd=clone,
+    )
     return _git(*allow, "archive", "--format=tar", source["commit"], source["path"], cwd=clone)
 
 
-def lay_out(source: Mapping[str, Any], out: Path, url: str = GITHUB,
-            local: Mapping[str, Path] | None = None) -> Path:
+def lay_out(
+    source: Mapping[str, Any], out: Path, url: str = GITHUB, local: Mapping[str, Path] | None = None
+) -> Path:
     """The include folder of one repository of SOURCES.toml: its ``path`` at its
     commit under ``into`` (made once; a stamp names the commit)."""
     include = out / "include" / str(source["repo"]).replace("/", "+")
-    if (include / STAMP).is_file() and (include / STAMP).read_text(encoding="utf-8") == source["commit"]:
+    if (include / STAMP).is_file() and (include / STAMP).read_text(encoding="utf-8") == source[
+        "commit"
+    ]:
         return include
     archive = _archive(source, out, url, local or {})
     shutil.rmtree(include, ignore_errors=True)
@@ -84,10 +105,21 @@ def lay_out(source: Mapping[str, Any], out: Path, url: str = GITHUB,
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "_build" / "cxx-headers")
-    parser.add_argument("--url", default=GITHUB, help="where a repository is fetched from ({repo}: owner/name; {owner}, {name})")
-    parser.add_argument("--local", action="append", default=[], metavar="OWNER/NAME=GITDIR",
-                        help="take this repository from a local clone (git archive), not from --url")
-    parser.add_argument("--root", type=Path, default=ROOT, help="the project whose pages are checked")
+    parser.add_argument(
+        "--url",
+        default=GITHUB,
+        help="where a repository is fetched from ({repo}: owner/name; {owner}, {name})",
+    )
+    parser.add_argument(
+        "--local",
+        action="append",
+        default=[],
+        metavar="OWNER/NAME=GITDIR",
+        help="take this repository from a local clone (git archive), not from --url",
+    )
+    parser.add_argument(
+        "--root", type=Path, default=ROOT, help="the project whose pages are checked"
+    )
     args = parser.parse_args(argv)
     local = {repo: Path(folder) for repo, _, folder in (item.partition("=") for item in args.local)}
     if str(EXTENSIONS) not in sys.path:
@@ -96,8 +128,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     folders = [lay_out(source, args.out, args.url, local) for source in headers.sources()]
     for source, folder in zip(headers.sources(), folders):
-        print(f"real headers: {source['repo']}@{source['commit'][:10]} ({source['ref']}) {source['path']} "
-              f"-> {folder}")
+        print(
+            f"real headers: {source['repo']}@{source['commit'][:10]} ({source['ref']}) {source['path']} "
+            f"-> {folder}"
+        )
     result = cpp.check_pages(args.root, extra_include=folders, stubs=False)
     for done in result.blocks:
         print(f"{done.path}:{done.fence_line}: {captions.compiled_text(done)}")
@@ -105,8 +139,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{item.path}:{item.line}: not compiled: {item.reason}")
     for violation in result.violations:
         print(violation)
-    print(f"cxx_headers: {result.compiled} C++ block(s) compiled against the real headers, "
-          f"{len(result.listed)} listed, {len(result.violations)} problem(s)", file=sys.stderr)
+    print(
+        f"cxx_headers: {result.compiled} C++ block(s) compiled against the real headers, "
+        f"{len(result.listed)} listed, {len(result.violations)} problem(s)",
+        file=sys.stderr,
+    )
     return 1 if result.violations or not result.compiled else 0
 
 

@@ -21,8 +21,14 @@ from bs4 import BeautifulSoup
 GUIDE_GLOBS: tuple[str, ...] = ("index.html", "notebooks/*.html")
 # What is not prose: code, outputs, the build's status lines, heading anchors.
 NOT_PROSE: tuple[str, ...] = (
-    "div.highlight", "pre", "div.cell_output", "details.trtdocs-status", "details.trtdocs-not-executed",
-    "a.headerlink", "script", "style",
+    "div.highlight",
+    "pre",
+    "div.cell_output",
+    "details.trtdocs-status",
+    "details.trtdocs-not-executed",
+    "a.headerlink",
+    "script",
+    "style",
 )
 
 
@@ -41,13 +47,18 @@ def page_words(html: str) -> int:
 def guide_pages(site: Path, globs: Iterable[str] = GUIDE_GLOBS) -> list[Path]:
     pages = sorted({p for g in globs for p in site.glob(g)})
     if not pages:
-        raise FileNotFoundError(f"{site}: no built guide pages ({', '.join(globs)}); build the site first")
+        raise FileNotFoundError(
+            f"{site}: no built guide pages ({', '.join(globs)}); build the site first"
+        )
     return pages
 
 
 def counts(site: Path) -> dict[str, int]:
     """Prose words of each guide page, keyed by its path relative to the site."""
-    return {str(p.relative_to(site)): page_words(p.read_text(encoding="utf-8")) for p in guide_pages(site)}
+    return {
+        str(p.relative_to(site)): page_words(p.read_text(encoding="utf-8"))
+        for p in guide_pages(site)
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

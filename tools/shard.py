@@ -89,21 +89,27 @@ def handoff_groups(root: Path) -> list[tuple[str, ...]]:
     try:
         from trtdocs.notebooks.handoffs import Handoffs
     except ImportError as exc:
-        raise ValueError(f"reading the pages' handoffs needs {exc.name or exc}: "
-                         f"pip install -r {PLAN_REQUIREMENTS}") from None
+        raise ValueError(
+            f"reading the pages' handoffs needs {exc.name or exc}: "
+            f"pip install -r {PLAN_REQUIREMENTS}"
+        ) from None
     if not (root / "index.md").is_file():
         return []
     return [group for group in Handoffs.of_site(root).groups() if len(group) > 1]
 
 
-def plan(weights: Mapping[str, float], shards: int, groups: Sequence[Sequence[str]] = ()) -> list[Shard]:
+def plan(
+    weights: Mapping[str, float], shards: int, groups: Sequence[Sequence[str]] = ()
+) -> list[Shard]:
     """Greedy longest-first packing of ``groups`` (pages that stay together, in
     order) and of every other page alone; ties go to the lower shard index and
     name order."""
     if shards < 1:
         raise ValueError("the number of shards must be at least 1")
     if shards > MAX_JOBS:
-        raise ValueError(f"at most {MAX_JOBS} shards (a GitHub Actions matrix holds {MAX_JOBS} jobs)")
+        raise ValueError(
+            f"at most {MAX_JOBS} shards (a GitHub Actions matrix holds {MAX_JOBS} jobs)"
+        )
     units = [tuple(d for d in group if d in weights) for group in groups]
     units = [u for u in units if u]
     grouped = {d for u in units for d in u}
@@ -118,11 +124,18 @@ def plan(weights: Mapping[str, float], shards: int, groups: Sequence[Sequence[st
 
 def matrix(bins: Sequence[Shard]) -> dict[str, list[dict[str, Any]]]:
     """The job matrix: one entry per shard that has notebooks."""
-    return {"include": [{"shard": b.index, "notebooks": " ".join(b.notebooks), "seconds": round(b.seconds, 2)}
-                        for b in bins if b.notebooks]}
+    return {
+        "include": [
+            {"shard": b.index, "notebooks": " ".join(b.notebooks), "seconds": round(b.seconds, 2)}
+            for b in bins
+            if b.notebooks
+        ]
+    }
 
 
-def weights_for(docs: Sequence[str], *sources: Mapping[str, float], default: float) -> dict[str, float]:
+def weights_for(
+    docs: Sequence[str], *sources: Mapping[str, float], default: float
+) -> dict[str, float]:
     """Each notebook's weight from the first source that has it."""
     return {d: next((s[d] for s in sources if d in s), default) for d in docs}
 
@@ -130,13 +143,23 @@ def weights_for(docs: Sequence[str], *sources: Mapping[str, float], default: flo
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shards", type=int, required=True)
-    parser.add_argument("--root", type=Path, default=ROOT, help="the site's source root (notebooks/ in it)")
-    parser.add_argument("--records", type=Path, help="a folder of records (default: ROOT/notebooks/_recorded)")
+    parser.add_argument(
+        "--root", type=Path, default=ROOT, help="the site's source root (notebooks/ in it)"
+    )
+    parser.add_argument(
+        "--records", type=Path, help="a folder of records (default: ROOT/notebooks/_recorded)"
+    )
     parser.add_argument("--provenance", type=Path, help="a built site's provenance.json")
-    parser.add_argument("--default", type=float, default=60.0,
-                        help="seconds for a notebook without a recorded duration (default 60)")
+    parser.add_argument(
+        "--default",
+        type=float,
+        default=60.0,
+        help="seconds for a notebook without a recorded duration (default 60)",
+    )
     parser.add_argument("--json", action="store_true", help="print the plan as JSON")
-    parser.add_argument("--github-output", type=Path, help="append matrix= and shards= to this file")
+    parser.add_argument(
+        "--github-output", type=Path, help="append matrix= and shards= to this file"
+    )
     args = parser.parse_args(argv)
     try:
         recorded = record_durations(args.records or args.root / "notebooks" / "_recorded")
@@ -149,8 +172,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         docs = notebooks(args.root)
         if not docs:
             raise ValueError(f"no notebooks under {args.root / 'notebooks'}")
-        bins = plan(weights_for(docs, recorded, built, default=args.default), args.shards,
-                    handoff_groups(args.root))
+        bins = plan(
+            weights_for(docs, recorded, built, default=args.default),
+            args.shards,
+            handoff_groups(args.root),
+        )
     except ValueError as exc:
         print(f"shard: {exc}", file=sys.stderr)
         return 2

@@ -55,7 +55,9 @@ def verify(path: Path, root: Path) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("records", nargs="*", type=Path, help="record files (default: every record)")
+    parser.add_argument(
+        "records", nargs="*", type=Path, help="record files (default: every record)"
+    )
     parser.add_argument("--root", type=Path, default=ROOT, help="the site's source root")
     args = parser.parse_args(argv)
     paths = args.records or sorted((args.root / "notebooks" / "_recorded").glob("*.ipynb"))
@@ -68,7 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         failed += 1
         doc = shlex.quote(recorded.docname_of(path))
-        print(f"{path}: FAILED: {why}; re-record it with `make record NOTEBOOKS={doc}`", file=sys.stderr)
+        print(
+            f"{path}: FAILED: {why}; re-record it with `make record NOTEBOOKS={doc}`",
+            file=sys.stderr,
+        )
     if not paths:
         print("no records to verify", file=sys.stderr)
     return 1 if failed else 0

@@ -23,7 +23,6 @@ from trtdocs.api import model as apimodel
 from trtdocs.api import render
 
 
-
 @pytest.fixture(scope="module")
 def data(model, table) -> apidata.ApiData:
     return apidata.load_data(DATA, ERRATA, model, table)
@@ -71,7 +70,11 @@ def test_every_entry_is_a_python_domain_object(page, model):
             continue
         dl = _entry(page, path)
         assert "py" in dl["class"], path
-        kind = "exception" if obj.is_class and any(str(b).endswith("Error") for b in obj.bases) else None
+        kind = (
+            "exception"
+            if obj.is_class and any(str(b).endswith("Error") for b in obj.bases)
+            else None
+        )
         if kind:
             assert kind in dl["class"]
 
@@ -103,11 +106,16 @@ def test_defaults_named_by_a_constant_show_its_value(page, model):
     the signature shows their values, read from griffe's model of that module."""
     constants = apimodel.get(model, "torch_tensorrt.dynamo._defaults").members
     sig = page.find(id="torch_tensorrt.dynamo.compile")
-    shown = {em.find("span", class_="n").get_text(): em.find("span", class_="default_value").get_text()
-             for em in sig.find_all("em", class_="sig-param")
-             if em.find("span", class_="n") is not None and em.find("span", class_="default_value") is not None}
+    shown = {
+        em.find("span", class_="n").get_text(): em.find("span", class_="default_value").get_text()
+        for em in sig.find_all("em", class_="sig-param")
+        if em.find("span", class_="n") is not None
+        and em.find("span", class_="default_value") is not None
+    }
     assert shown["min_block_size"] == str(constants["MIN_BLOCK_SIZE"].value) == "5"
-    assert shown["engine_capability"] == "_defaults.ENGINE_CAPABILITY"  # not a literal: the source's text
+    assert (
+        shown["engine_capability"] == "_defaults.ENGINE_CAPABILITY"
+    )  # not a literal: the source's text
     assert str(constants["ENGINE_CAPABILITY"].value) == "EngineCapability.STANDARD"
 
 
@@ -124,15 +132,24 @@ def test_source_links_follow_the_installed_version(page, site, model):
         assert link["href"] == apimodel.source_url(model, obj)
         root = path.split(".")[0]
         upstream = apimodel.UPSTREAM[root]
-        tag = model.version_of(upstream.tag_of)  # the runtime wheel is built from torch_tensorrt's tag
-        assert link["href"].startswith(f"{upstream.repo}/blob/v{tag}/") and link["href"].endswith(f"#L{obj.lineno}")
-        assert apimodel.site_relative(model, obj) in source.get_text() and model.versions[root] in source.get_text()
+        tag = model.version_of(
+            upstream.tag_of
+        )  # the runtime wheel is built from torch_tensorrt's tag
+        assert link["href"].startswith(f"{upstream.repo}/blob/v{tag}/") and link["href"].endswith(
+            f"#L{obj.lineno}"
+        )
+        assert (
+            apimodel.site_relative(model, obj) in source.get_text()
+            and model.versions[root] in source.get_text()
+        )
 
 
 def _field_labels(entry) -> set[str]:
-    return {dt.get_text(strip=True).rstrip(":") for fields in _body(entry).find_all("dl", class_="field-list",
-                                                                                   recursive=False)
-            for dt in fields.find_all("dt", recursive=False)}
+    return {
+        dt.get_text(strip=True).rstrip(":")
+        for fields in _body(entry).find_all("dl", class_="field-list", recursive=False)
+        for dt in fields.find_all("dt", recursive=False)
+    }
 
 
 def test_docstring_sections_become_field_lists(page):
@@ -142,7 +159,12 @@ def test_docstring_sections_become_field_lists(page):
     assert "Raises" in _field_labels(_entry(page, "torch_tensorrt.load"))
     for path in apimodel.public_objects(apimodel.load()):
         if page.find(id=path) is not None:
-            assert _field_labels(_entry(page, path)) <= {"Parameters", "Returns", "Return type", "Raises"}, path
+            assert _field_labels(_entry(page, path)) <= {
+                "Parameters",
+                "Returns",
+                "Return type",
+                "Raises",
+            }, path
 
 
 def test_save_kwargs_options_are_documented(page, model):
@@ -152,7 +174,10 @@ def test_save_kwargs_options_are_documented(page, model):
     entry = _entry(page, "torch_tensorrt.save")
     rubric = next(p for p in entry.find_all("p", class_="rubric") if "Options for" in p.get_text())
     assert 'output_format="executorch"' in rubric.get_text()
-    terms = {dt.find("code").get_text(): dt for dt in rubric.find_next("dl").find_all("dt", recursive=False)}
+    terms = {
+        dt.find("code").get_text(): dt
+        for dt in rubric.find_next("dl").find_all("dt", recursive=False)
+    }
     assert set(terms) == set(popped)
     for name, default in popped.items():
         assert f"(default {default})" in " ".join(terms[name].get_text().split())
@@ -173,7 +198,9 @@ def test_feature_notes_sit_on_their_parameters(page, data, table):
     for key, ids in data.features.items():
         path, _, param = key.partition(":")
         if key in data.absent and not param:  # a later release's name: listed under its module
-            holder = next(c for c in page.find_all("code") if c.get_text() == path).find_parent("li")
+            holder = next(c for c in page.find_all("code") if c.get_text() == path).find_parent(
+                "li"
+            )
             entry = None
         else:
             entry = _entry(page, path)
@@ -199,8 +226,10 @@ def test_errata_render_their_notes(page, data):
     assert {e.id for e in data.errata} >= {"save-target-device", "save-generate-etrecord"}
     for erratum in data.errata:
         entry = _entry(page, erratum.object)
-        notes = [" ".join(div.get_text().replace("\u2019", "'").split())
-                 for div in entry.find_all("div", class_="caution")]
+        notes = [
+            " ".join(div.get_text().replace("\u2019", "'").split())
+            for div in entry.find_all("div", class_="caution")
+        ]
         note_words = " ".join(erratum.note.replace("`", "").split())
         assert any(note_words in n for n in notes), erratum.id
 
@@ -211,7 +240,9 @@ def test_a_build_against_a_changed_docstring_fails_naming_the_erratum(tmp_path, 
     text = partitioner.read_text(encoding="utf-8")
     partitioner.write_text(text.replace("is auto-appended", "is added"), encoding="utf-8")
     root = copy_root("api", tmp_path)
-    result = build(root, root / "_build", trtdocs_api_search_paths=[str(planted), model.search_paths[0]])
+    result = build(
+        root, root / "_build", trtdocs_api_search_paths=[str(planted), model.search_paths[0]]
+    )
     assert result.returncode != 0
     assert "'partitioner-default-device'" in result.log and "api-errata.toml" in result.log
 
@@ -221,26 +252,39 @@ def test_a_build_against_a_changed_docstring_fails_naming_the_erratum(tmp_path, 
 
 def test_prose_literals_link_to_their_entries(site):
     prose = BeautifulSoup((site / "prose.html").read_text(encoding="utf-8"), "html.parser")
-    targets = {a["href"].split("#", 1)[1] for a in prose.find_all("a", href=re.compile(r"^api\.html#"))}
-    assert {"torch_tensorrt.save", "torch_tensorrt.executorch.export", "torch_tensorrt.load",
-            "torch_tensorrt_executorch_runtime.runtime.Program",
-            "torch_tensorrt.executorch.TensorRTPartitioner"} <= targets
+    targets = {
+        a["href"].split("#", 1)[1] for a in prose.find_all("a", href=re.compile(r"^api\.html#"))
+    }
+    assert {
+        "torch_tensorrt.save",
+        "torch_tensorrt.executorch.export",
+        "torch_tensorrt.load",
+        "torch_tensorrt_executorch_runtime.runtime.Program",
+        "torch_tensorrt.executorch.TensorRTPartitioner",
+    } <= targets
     # an undocumented but real name, and a later release's mapped name, stay literals
     for name in ("torch_tensorrt.Device", "torch_tensorrt_executorch_runtime.register()"):
         code = prose.find("code", string=name) or next(
-            c for c in prose.find_all("code") if c.get_text() == name)
+            c for c in prose.find_all("code") if c.get_text() == name
+        )
         assert code.find_parent("a") is None
 
 
 def test_a_planted_nonexistent_name_fails_the_build(tmp_path):
     root = copy_root("api", tmp_path)
     prose = root / "prose.md"
-    prose.write_text(prose.read_text(encoding="utf-8") + "\n\nPlanted: `torch_tensorrt.executorch.no_such_thing()`.\n",
-                     encoding="utf-8")
+    prose.write_text(
+        prose.read_text(encoding="utf-8")
+        + "\n\nPlanted: `torch_tensorrt.executorch.no_such_thing()`.\n",
+        encoding="utf-8",
+    )
     result = build(root, root / "_build")
     assert result.returncode != 0
-    assert re.search(r"prose\.md:\d+: ERROR: `torch_tensorrt\.executorch\.no_such_thing\(\)` names nothing "
-                     r"in installed torch_tensorrt 2\.14\.0", result.log), result.log[-3000:]
+    assert re.search(
+        r"prose\.md:\d+: ERROR: `torch_tensorrt\.executorch\.no_such_thing\(\)` names nothing "
+        r"in installed torch_tensorrt 2\.14\.0",
+        result.log,
+    ), result.log[-3000:]
 
 
 def _loaded(built: Built) -> bool:
@@ -255,8 +299,12 @@ def test_a_build_without_api_pages_never_loads_the_model(tmp_path: Path, api_bui
     has no API page, no API literal and no code that names the packages."""
     root = copy_root("gating", tmp_path)
     where = tmp_path / "cache"
-    result = build(root, tmp_path / "out", env={"TRTDOCS_CACHE_DIR": str(where)},
-                   extensions=["myst_nb", "trtdocs"])
+    result = build(
+        root,
+        tmp_path / "out",
+        env={"TRTDOCS_CACHE_DIR": str(where)},
+        extensions=["myst_nb", "trtdocs"],
+    )
     assert result.returncode == 0, result.log[-4000:]
     assert not _loaded(result)
     assert not (where / cache.FOLDER).exists(), sorted((where / cache.FOLDER).iterdir())

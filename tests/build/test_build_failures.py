@@ -17,8 +17,13 @@ from paths import ROOTS
 from sites import REAL_TABLE, Built, build, copy_root
 
 # Sphinx's crash report, and the exceptions that used to end in it
-CRASH_TEXT = ("sphinx-doc/sphinx/issues", "The full traceback has been saved", "DeadKernelError",
-              "MystMetadataParsingError", "the drift guards failed")
+CRASH_TEXT = (
+    "sphinx-doc/sphinx/issues",
+    "The full traceback has been saved",
+    "DeadKernelError",
+    "MystMetadataParsingError",
+    "the drift guards failed",
+)
 HEADER = """---
 jupytext:
   text_representation:
@@ -38,7 +43,8 @@ kernelspec:
 
 def _notebook(title: str, *cells: str, extra: str = "") -> str:
     return HEADER.format(title=title, extra=extra) + "\n".join(
-        f"```{{code-cell}} ipython3\n{c}\n```\n" for c in cells)
+        f"```{{code-cell}} ipython3\n{c}\n```\n" for c in cells
+    )
 
 
 def _site(tmp_path: Path, keep: tuple[str, ...] = ()) -> Path:
@@ -66,7 +72,9 @@ def test_an_error_while_reading_holds_until_fixed(tmp_path: Path) -> None:
     page = site / "notebooks" / "note.md"
     page.write_text("# Note\n\nText.\n\n```{feature-note} no-such-feature\n```\n")
     for result in _twice(site, tmp_path / "_build"):
-        assert len(result.errors("notebooks/note.md:6: ERROR: unknown feature 'no-such-feature'")) == 1, result.log
+        assert (
+            len(result.errors("notebooks/note.md:6: ERROR: unknown feature 'no-such-feature'")) == 1
+        ), result.log
     page.write_text("# Note\n\nText.\n")
     result = build(site, tmp_path / "_build")
     assert result.returncode == 0, result.log
@@ -98,24 +106,54 @@ def test_execution_failures_name_the_cell_and_what_to_change(tmp_path: Path) -> 
     site = _site(tmp_path)
     notebooks = site / "notebooks"
     (notebooks / "dead.md").write_text(_notebook("Dead", "x = 1", "import os\nos._exit(1)"))
-    (notebooks / "slow.md").write_text(_notebook("Slow", "x = 1", "import time\ntime.sleep(60)",
-                                                 extra="mystnb:\n  execution_timeout: 3\n"))
+    (notebooks / "slow.md").write_text(
+        _notebook(
+            "Slow",
+            "x = 1",
+            "import time\ntime.sleep(60)",
+            extra="mystnb:\n  execution_timeout: 3\n",
+        )
+    )
     (notebooks / "slowconf.md").write_text(_notebook("Slow too", "import time\ntime.sleep(60)"))
-    (notebooks / "hidden.md").write_text(_notebook("Hidden", "x = 1",
-                                                   ":tags: [remove-cell]\nraise RuntimeError('hidden failure')"))
+    (notebooks / "hidden.md").write_text(
+        _notebook("Hidden", "x = 1", ":tags: [remove-cell]\nraise RuntimeError('hidden failure')")
+    )
     out = tmp_path / "_build"
     # slowconf.md sets no timeout of its own: conf.py's applies
     for result in _twice(site, out, nb_execution_timeout=2):
-        assert len(result.errors("notebooks/dead.md:19: ERROR: the kernel died while the code cell at "
-                                 "line 19 (cell 2) ran")) == 1, result.log
-        assert len(result.errors("notebooks/slow.md:21: ERROR: the code cell at line 21 (cell 2) ran "
-                                 "longer than the execution timeout of 3 s, set by `mystnb: "
-                                 "execution_timeout:` in this page's front matter")) == 1, result.log
-        assert len(result.errors("notebooks/slowconf.md:15: ERROR: the code cell at line 15 (cell 1) ran "
-                                 "longer than the execution timeout of 2 s, set by "
-                                 "`nb_execution_timeout` in conf.py")) == 1, result.log
-        hidden = result.errors("notebooks/hidden.md:19: ERROR: the code cell at line 19 (cell 2) raised "
-                               "RuntimeError: hidden failure. The cell is tagged `remove-cell`")
+        assert (
+            len(
+                result.errors(
+                    "notebooks/dead.md:19: ERROR: the kernel died while the code cell at "
+                    "line 19 (cell 2) ran"
+                )
+            )
+            == 1
+        ), result.log
+        assert (
+            len(
+                result.errors(
+                    "notebooks/slow.md:21: ERROR: the code cell at line 21 (cell 2) ran "
+                    "longer than the execution timeout of 3 s, set by `mystnb: "
+                    "execution_timeout:` in this page's front matter"
+                )
+            )
+            == 1
+        ), result.log
+        assert (
+            len(
+                result.errors(
+                    "notebooks/slowconf.md:15: ERROR: the code cell at line 15 (cell 1) ran "
+                    "longer than the execution timeout of 2 s, set by "
+                    "`nb_execution_timeout` in conf.py"
+                )
+            )
+            == 1
+        ), result.log
+        hidden = result.errors(
+            "notebooks/hidden.md:19: ERROR: the code cell at line 19 (cell 2) raised "
+            "RuntimeError: hidden failure. The cell is tagged `remove-cell`"
+        )
         assert len(hidden) == 1 and "tag the cell `raises-exception`" in hidden[0], result.log
     page = result.html("notebooks/dead")
     assert "This page failed to build" in page.select_one(".admonition.error").get_text()
@@ -123,12 +161,21 @@ def test_execution_failures_name_the_cell_and_what_to_change(tmp_path: Path) -> 
 
 BROKEN_FRONT_MATTER = {
     # page: (what to do to gated.md's front matter, file line, message)
-    "bracket": (lambda t: t.replace("  name: python3\n", "  name: python3\nrequires: [cuda\n"), 11,
-                "is not valid YAML: while parsing a flow sequence; expected ',' or ']'"),
-    "unclosed": (lambda t: t.replace("  name: python3\n---\n", "  name: python3\n"), 1,
-                 "the front matter that `---` opens on line 1 is never closed: add a line `---`"),
-    "alias": (lambda t: t.replace("  name: python3\n", "  name: python3\nother: *nowhere\n"), 11,
-              "is not valid YAML: found undefined alias 'nowhere' at line 11"),
+    "bracket": (
+        lambda t: t.replace("  name: python3\n", "  name: python3\nrequires: [cuda\n"),
+        11,
+        "is not valid YAML: while parsing a flow sequence; expected ',' or ']'",
+    ),
+    "unclosed": (
+        lambda t: t.replace("  name: python3\n---\n", "  name: python3\n"),
+        1,
+        "the front matter that `---` opens on line 1 is never closed: add a line `---`",
+    ),
+    "alias": (
+        lambda t: t.replace("  name: python3\n", "  name: python3\nother: *nowhere\n"),
+        11,
+        "is not valid YAML: found undefined alias 'nowhere' at line 11",
+    ),
 }
 
 
@@ -152,7 +199,9 @@ def test_an_unknown_feature_in_requires_is_one_error_with_file_and_line(tmp_path
     site = _site(tmp_path, keep=("gated.md",))
     gated = site / "notebooks" / "gated.md"
     # the first :requires: is a code cell's (line 23); the second a {code-block}'s (line 40)
-    gated.write_text(gated.read_text().replace(":requires: [cuda]", ':requires: ["feature:no-such-id"]', 1))
+    gated.write_text(
+        gated.read_text().replace(":requires: [cuda]", ':requires: ["feature:no-such-id"]', 1)
+    )
     parts = ["myst_nb", "trtdocs.notebooks", "trtdocs.failures", "trtdocs.drift"]
     for result in _twice(site, tmp_path / "_build", extensions=parts):
         mentions = [ln for ln in result.log.splitlines() if "no-such-id" in ln]
@@ -205,10 +254,14 @@ def test_an_unknown_feature_on_a_text_block_is_one_error_with_file_and_line(tmp_
     gated = site / "notebooks" / "gated.md"
     text = gated.read_text()
     at = text.index(":requires: [cuda]", text.index(":requires: [cuda]") + 1)  # the {code-block}'s
-    gated.write_text(text[:at] + ':requires: ["feature:no-such-id"]' + text[at + len(":requires: [cuda]"):])
+    gated.write_text(
+        text[:at] + ':requires: ["feature:no-such-id"]' + text[at + len(":requires: [cuda]") :]
+    )
     parts = ["myst_nb", "trtdocs.notebooks", "trtdocs.failures", "trtdocs.drift"]
     for result in _twice(site, tmp_path / "_build", extensions=parts):
         mentions = [ln for ln in result.log.splitlines() if "no-such-id" in ln]
         assert len(mentions) == 1, result.log
-        assert "notebooks/gated.md:40: ERROR: :requires: unknown feature 'no-such-id'" in mentions[0]
+        assert (
+            "notebooks/gated.md:40: ERROR: :requires: unknown feature 'no-such-id'" in mentions[0]
+        )
         assert "keeps the directive" not in result.log, result.log

@@ -19,7 +19,9 @@ from trtdocs.api.links import load_links
 
 def links_file():
     """docs/data/api-links.toml, as the build reads it."""
-    return load_links(ROOT / "docs" / "data" / "api-links.toml", ExternalIndex(apimodel.load().search_paths))
+    return load_links(
+        ROOT / "docs" / "data" / "api-links.toml", ExternalIndex(apimodel.load().search_paths)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +35,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def cells(site: Path) -> list:
-    page = BeautifulSoup((site / "notebooks" / "save-and-export.html").read_text(encoding="utf-8"), "html.parser")
+    page = BeautifulSoup(
+        (site / "notebooks" / "save-and-export.html").read_text(encoding="utf-8"), "html.parser"
+    )
     return page.select("div.cell_input div.highlight pre")
 
 
@@ -55,7 +59,10 @@ def test_names_link_to_their_entries(site, cells):
     ]
     assert _links(second) == [
         ("export", "../api.html#torch_tensorrt.executorch.export"),  # the imported name, used
-        ("torch_tensorrt.executorch.export", "../api.html#torch_tensorrt.executorch.export"),  # one link
+        (
+            "torch_tensorrt.executorch.export",
+            "../api.html#torch_tensorrt.executorch.export",
+        ),  # one link
         ("torch.ones", f"{torch_docs}generated/torch.ones.html#torch.ones"),
     ]
     # `rt` is bound by a removed cell; `program` is load()'s result: alone it stays text
@@ -67,7 +74,11 @@ def test_names_link_to_their_entries(site, cells):
     for pre in cells:
         for a in pre.find_all("a"):
             internal = not a["href"].startswith("https://")
-            assert a["class"] == ["reference", "internal" if internal else "external", codelinks.LINK_CLASS]
+            assert a["class"] == [
+                "reference",
+                "internal" if internal else "external",
+                codelinks.LINK_CLASS,
+            ]
             if internal:
                 assert api.find(id=a["href"].split("#")[1]) is not None  # the entry's anchor exists
             # the highlighting is kept: the link wraps whole Pygments tokens
@@ -89,6 +100,8 @@ def test_names_without_a_link_stay_text(cells):
 
 def test_code_text_is_unchanged(site):
     """The links add markup only: the code reads (and copies) as written."""
-    page = BeautifulSoup((site / "notebooks" / "save-and-export.html").read_text(encoding="utf-8"), "html.parser")
+    page = BeautifulSoup(
+        (site / "notebooks" / "save-and-export.html").read_text(encoding="utf-8"), "html.parser"
+    )
     texts = [pre.get_text() for pre in page.select("div.cell_input div.highlight pre")]
     assert texts[2] == 'program = rt.load("model.pte")\nprint(program, program.run)\n'

@@ -14,13 +14,14 @@ from bs4 import BeautifulSoup
 from sites import build, copy_root
 
 
-
 def rows(page: Path, cls: str) -> list[list[str]]:
     soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
     table = soup.select_one(f"table.{cls}")
     assert table is not None, f"{page.name}: no table.{cls}"
-    return [[" ".join(td.get_text(" ", strip=True).split()) for td in tr.find_all(["td", "th"])]
-            for tr in table.find_all("tr")]
+    return [
+        [" ".join(td.get_text(" ", strip=True).split()) for td in tr.find_all(["td", "th"])]
+        for tr in table.find_all("tr")
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -51,21 +52,37 @@ def test_data_tables_render_markup_and_feature_notes(site: tuple[Path, Path]) ->
     assert errors[0] == ["Symptom", "When", "Cause", "Fix", "Feature"]
     # each error links to itself (its own anchor, a headerlink)
     assert errors[1][0].endswith("( reproduced ) \u00b6")
-    assert errors[2][4] == ("Needs a Torch-TensorRT nightly build; described for 2.15, not released")  # a cell's only note: no parentheses
+    assert errors[2][4] == (
+        "Needs a Torch-TensorRT nightly build; described for 2.15, not released"
+    )  # a cell's only note: no parentheses
     soup = BeautifulSoup(page.read_text(), "html.parser")
     table = soup.select_one("table.trtdocs-data-errors")
     assert table.select_one("a[href='#reproduced-here']") is not None
-    assert table.select_one("code") is not None and table.select_one(".trtdocs-feature a") is not None
-    assert [tr.get("id") for tr in table.select("tbody tr")] == ["error-operator-missing", "error-serialize"]
+    assert (
+        table.select_one("code") is not None and table.select_one(".trtdocs-feature a") is not None
+    )
+    assert [tr.get("id") for tr in table.select("tbody tr")] == [
+        "error-operator-missing",
+        "error-serialize",
+    ]
     # code stays code: one literal, which may break after "::" (a <wbr>), never inside a name
     code = table.select_one("tr#error-operator-missing code")
     assert code.get_text("") == "Error::OperatorMissing | pipe" and code.select("wbr")
     assert table.select_one("tr#error-serialize a.headerlink")["href"] == "#error-serialize"
     options_table = rows(page, "trtdocs-data-runtime-options")
     # "First release" shows: the documented release has the only option's feature in code, with no run shown
-    assert options_table[0] == ["Option", "Type", "Default", "Set from C++", "From Python", "First release"]
+    assert options_table[0] == [
+        "Option",
+        "Type",
+        "Default",
+        "Set from C++",
+        "From Python",
+        "First release",
+    ]
     assert options_table[1][0] == "weight_streaming_budget" and options_table[1][3:5] == [
-        "load option: LoadBackendOptionsMap", "no"]
+        "load option: LoadBackendOptionsMap",
+        "no",
+    ]
     assert options_table[1][5].startswith("In code in 2.14"), options_table[1]
     terms = [dt.get_text(strip=True) for dt in soup.select("dl.trtdocs-data-definitions dt")]
     assert terms == ["weight_streaming_budget"]
@@ -80,7 +97,10 @@ def test_editing_a_data_file_rebuilds_its_page(site: tuple[Path, Path], tmp_path
     path.write_text(path.read_text().replace("Export without it.", "Export with no ETRecord."))
     result = build(copy, tmp_path / "out")
     assert result.returncode == 0, result.log
-    assert rows(tmp_path / "out" / "html" / "tables.html", "trtdocs-data-errors")[2][3] == "Export with no ETRecord."
+    assert (
+        rows(tmp_path / "out" / "html" / "tables.html", "trtdocs-data-errors")[2][3]
+        == "Export with no ETRecord."
+    )
 
 
 def test_a_bad_data_file_fails_with_its_path(tmp_path: Path) -> None:

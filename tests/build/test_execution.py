@@ -47,14 +47,18 @@ def cold(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Built]:
     return site, result
 
 
-def test_every_notebook_runs_in_the_run_folder_and_none_in_the_source(cold: tuple[Path, Built]) -> None:
+def test_every_notebook_runs_in_the_run_folder_and_none_in_the_source(
+    cold: tuple[Path, Built],
+) -> None:
     site, result = cold
     run = result.outdir.parent / "run"
     assert _executed(result) == {"writer", "reader", "slow-a", "slow-b"}
     assert {p.name for p in run.glob("*.times")} == {"writer.times", "reader.times"}
     assert {p.name for p in run.glob("*.started")} == {"slow-a.started", "slow-b.started"}
     assert (run / "programs" / "handoff.txt").read_text() == READER_OUTPUT
-    assert not [p for p in site.rglob("*") if p.suffix in (".times", ".started") or p.name == "programs"]
+    assert not [
+        p for p in site.rglob("*") if p.suffix in (".times", ".started") or p.name == "programs"
+    ]
     assert READER_OUTPUT in result.html("notebooks/reader").get_text()
 
 
@@ -74,15 +78,25 @@ def test_pages_start_longest_last_run_first(cold: tuple[Path, Built], tmp_path: 
     site, first = cold
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
-    shutil.copytree(first.outdir, tmp_path / "_build" / "html")  # the last site; no cache: all run again
-    last = {doc.removeprefix("notebooks/"): entry["duration_s"] for doc, entry in
-            json.loads((first.outdir / "provenance.json").read_text())["notebooks"].items()}
+    shutil.copytree(
+        first.outdir, tmp_path / "_build" / "html"
+    )  # the last site; no cache: all run again
+    last = {
+        doc.removeprefix("notebooks/"): entry["duration_s"]
+        for doc, entry in json.loads((first.outdir / "provenance.json").read_text())[
+            "notebooks"
+        ].items()
+    }
     result = build(copy, tmp_path / "_build")
     assert result.returncode == 0, result.log
     plan = _plan(result)
     assert dict(plan) == last  # every page's expected time is its last run's
-    chain = {"writer": last["writer"] + last["reader"], "reader": last["reader"],
-             "slow-a": last["slow-a"], "slow-b": last["slow-b"]}
+    chain = {
+        "writer": last["writer"] + last["reader"],
+        "reader": last["reader"],
+        "slow-a": last["slow-a"],
+        "slow-b": last["slow-b"],
+    }
     assert [page for page, _ in plan] == sorted(chain, key=lambda p: (-chain[p], p))
 
 
@@ -92,14 +106,18 @@ def test_a_page_runs_after_the_page_whose_file_it_reads(cold: tuple[Path, Built]
     assert _times(run, "writer")[1] <= _times(run, "reader")[0]
 
 
-def test_a_reader_in_a_fresh_folder_runs_the_writer_for_its_file(cold: tuple[Path, Built], tmp_path: Path) -> None:
+def test_a_reader_in_a_fresh_folder_runs_the_writer_for_its_file(
+    cold: tuple[Path, Built], tmp_path: Path
+) -> None:
     """A new build folder with the same cache (a CI shard, a clean checkout): the
     edited reader runs, and so does the writer, whose file the folder lacks."""
     site, first = cold
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
     reader = copy / "notebooks" / "reader.md"
-    reader.write_text(reader.read_text().replace("start = time.time()", "start = time.time()  # edited"))
+    reader.write_text(
+        reader.read_text().replace("start = time.time()", "start = time.time()  # edited")
+    )
     cache = first.outdir.parent / ".jupyter_cache"
     result = build(copy, tmp_path / "_build", nb_execution_cache_path=str(cache))
     assert result.returncode == 0, result.log
@@ -107,7 +125,9 @@ def test_a_reader_in_a_fresh_folder_runs_the_writer_for_its_file(cold: tuple[Pat
     assert READER_OUTPUT in result.html("notebooks/reader").get_text()
 
 
-def test_the_writers_code_is_in_the_readers_cache_key(cold: tuple[Path, Built], tmp_path: Path) -> None:
+def test_the_writers_code_is_in_the_readers_cache_key(
+    cold: tuple[Path, Built], tmp_path: Path
+) -> None:
     site, first = cold
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
@@ -115,19 +135,30 @@ def test_the_writers_code_is_in_the_readers_cache_key(cold: tuple[Path, Built], 
     writer = copy / "notebooks" / "writer.md"
     # prose: nothing runs again
     writer.write_text(writer.read_text().replace("Writes a file", "Writes one file"))
-    result = build(copy, tmp_path / "_build", nb_execution_cache_path=str(tmp_path / "_build" / ".jupyter_cache"))
+    result = build(
+        copy,
+        tmp_path / "_build",
+        nb_execution_cache_path=str(tmp_path / "_build" / ".jupyter_cache"),
+    )
     assert result.returncode == 0, result.log
     assert _executed(result) == set(), result.log
     # code: the writer runs again, and so does the page that reads its file
     writer.write_text(writer.read_text().replace("time.sleep(1)", "time.sleep(0)"))
-    result = build(copy, tmp_path / "_build", nb_execution_cache_path=str(tmp_path / "_build" / ".jupyter_cache"))
+    result = build(
+        copy,
+        tmp_path / "_build",
+        nb_execution_cache_path=str(tmp_path / "_build" / ".jupyter_cache"),
+    )
     assert result.returncode == 0, result.log
     assert _executed(result) == {"writer", "reader"}, result.log
 
 
-_VARIABLE = [re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\+00:00|Z)?"),  # when a notebook ran
-             re.compile(r"(\bin |\"duration_s\": )\d+(\.\d+)? ?s?"), re.compile(r"\d+ min \d+(\.\d+)? s"),
-             re.compile(r"\b1\d{9}\.\d+\b")]  # the times a page prints
+_VARIABLE = [
+    re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\+00:00|Z)?"),  # when a notebook ran
+    re.compile(r"(\bin |\"duration_s\": )\d+(\.\d+)? ?s?"),
+    re.compile(r"\d+ min \d+(\.\d+)? s"),
+    re.compile(r"\b1\d{9}\.\d+\b"),
+]  # the times a page prints
 
 
 def _pages(html: Path) -> dict[str, str]:
@@ -148,7 +179,11 @@ def test_a_parallel_read_gives_the_serial_site(tmp_path: Path) -> None:
     # its own execution cache: a page taken from the serial build's would say it ran in an earlier build
     parallel = build(site, tmp_path / "parallel", parallel=2)
     assert serial.returncode == 0 and parallel.returncode == 0, serial.log + parallel.log
-    assert parallel.app is not None and parallel.app.parallel == 2 and parallel.app.is_parallel_allowed("read")
+    assert (
+        parallel.app is not None
+        and parallel.app.parallel == 2
+        and parallel.app.is_parallel_allowed("read")
+    )
     assert _pages(parallel.outdir) == _pages(serial.outdir)
     # the comparison sees one changed word on one page
     changed = tmp_path / "changed"

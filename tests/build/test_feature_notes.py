@@ -27,7 +27,9 @@ def notes(page: Path) -> dict[str, list[str]]:
     """Admonition titles of feature notes, and inline role texts, in order."""
     text = page.read_text(encoding="utf-8")
     strip = lambda s: html.unescape(re.sub(r"<[^>]+>", "", s)).strip()  # noqa: E731
-    titles = re.findall(r'trtdocs-version-note[^"]*">\s*<p class="admonition-title">(.*?)</p>', text, re.S)
+    titles = re.findall(
+        r'trtdocs-version-note[^"]*">\s*<p class="admonition-title">(.*?)</p>', text, re.S
+    )
     inline = re.findall(r'<span class="trtdocs-feature">(.*?</a>\))</span>', text, re.S)
     return {"titles": [strip(t) for t in titles], "inline": [strip(i) for i in inline]}
 
@@ -65,7 +67,9 @@ def test_notes_follow_the_documented_release(both: dict[str, dict[str, list[str]
     for documented in ("2.14", "2.15"):
         assert both[documented]["inline"] == [f"({title})" for title in both[documented]["titles"]]
     # Nothing typed by hand survives a switch: no note keeps the other release's words.
-    assert not any("Needs Torch-TensorRT 2.15" in t for t in both["2.15"]["titles"] + both["2.15"]["inline"])
+    assert not any(
+        "Needs Torch-TensorRT 2.15" in t for t in both["2.15"]["titles"] + both["2.15"]["inline"]
+    )
 
 
 def test_notes_link_to_the_matrix_row(tmp_path: Path) -> None:
@@ -79,8 +83,10 @@ def test_notes_link_to_the_matrix_row(tmp_path: Path) -> None:
     assert 'id="feature-internal"' in matrix
     assert "internal to the delegate" in matrix
     words = html.unescape(re.sub(r"<[^>]+>", "", matrix))
-    assert 'pip install --pre "torch_tensorrt[executorch]" --index-url ' \
-           "https://download.pytorch.org/whl/nightly/cu132" in words
+    assert (
+        'pip install --pre "torch_tensorrt[executorch]" --index-url '
+        "https://download.pytorch.org/whl/nightly/cu132" in words
+    )
 
 
 def copy_fixture(tmp_path: Path) -> Path:
@@ -90,13 +96,17 @@ def copy_fixture(tmp_path: Path) -> Path:
 def test_unknown_id_fails_with_file_and_line(tmp_path: Path) -> None:
     src = copy_fixture(tmp_path)
     (src / "page.md").write_text(
-        (src / "page.md").read_text() + "\n```{feature-note} no-such-feature\n```\n\nAlso {feature}`typo`.\n")
+        (src / "page.md").read_text()
+        + "\n```{feature-note} no-such-feature\n```\n\nAlso {feature}`typo`.\n"
+    )
     proc = build(src, tmp_path / "out")
     assert proc.returncode != 0
     lines = (src / "page.md").read_text().splitlines()
     directive_line = lines.index("```{feature-note} no-such-feature") + 1
     role_line = next(i for i, l in enumerate(lines, 1) if "{feature}`typo`" in l)
-    assert re.search(rf"page\.md:{directive_line}: ERROR: unknown feature 'no-such-feature'", proc.log), proc.log
+    assert re.search(
+        rf"page\.md:{directive_line}: ERROR: unknown feature 'no-such-feature'", proc.log
+    ), proc.log
     assert re.search(rf"page\.md:{role_line}: ERROR: unknown feature 'typo'", proc.log), proc.log
 
 
@@ -106,10 +116,14 @@ def test_unreferenced_feature_fails_the_strict_build(tmp_path: Path) -> None:
     (src / "page.md").write_text(page.replace("{feature}`next`, ", ""))
     proc = build(src, tmp_path / "out")
     assert proc.returncode != 0
-    line = next(i for i, l in enumerate((src / "features.toml").read_text().splitlines(), 1)
-                if l == 'id = "next"')
-    assert re.search(rf"features\.toml:{line}: WARNING: feature 'next' is referenced by no page", proc.log), \
-        proc.log
+    line = next(
+        i
+        for i, l in enumerate((src / "features.toml").read_text().splitlines(), 1)
+        if l == 'id = "next"'
+    )
+    assert re.search(
+        rf"features\.toml:{line}: WARNING: feature 'next' is referenced by no page", proc.log
+    ), proc.log
 
 
 def test_table_only_feature_must_not_be_referenced(tmp_path: Path) -> None:
@@ -133,20 +147,30 @@ def test_matrix_cells_show_state_and_source(tmp_path: Path) -> None:
     proc = build(FIXTURE, tmp_path / "out")
     assert proc.returncode == 0, proc.log
     matrix = (tmp_path / "out" / "html" / "support-matrix.html").read_text(encoding="utf-8")
-    cells = re.findall(r'<abbr class="trtdocs-cell trtdocs-cell-([\w-]+)" title="([^"]*)">'
-                       r'<span class="trtdocs-cell-mark">([^<]*)</span><span class="trtdocs-cell-word">([^<]*)</span>',
-                       matrix)
+    cells = re.findall(
+        r'<abbr class="trtdocs-cell trtdocs-cell-([\w-]+)" title="([^"]*)">'
+        r'<span class="trtdocs-cell-mark">([^<]*)</span><span class="trtdocs-cell-word">([^<]*)</span>',
+        matrix,
+    )
     # eight features x three releases, in row order; "internal" (the fifth) is yes, unknown, broken;
     # "coded" (the seventh) in code, described, broken; "described" no, described, in code
     assert len(cells) == 24
     run = "Source: pytorch/TensorRT test tests/test_fixture.py at 0123abc"
-    assert cells[12:15] == [("yes", run, "\u2713", " yes"),
-                            ("unknown", "No source shows it", "?", " unknown"),
-                            ("broken", "Source: pytorch/TensorRT#1", "!", " broken")]
-    assert cells[18:21] == [("in-code", "Source: torch-tensorrt 2.14.0 wheel, torch_tensorrt/_compile.py", "\u25cb",
-                             " in code"),
-                            ("described", "Source: pytorch/TensorRT#2", "\u270e", " described"),
-                            ("broken", "Source: pytorch/TensorRT#3", "!", " broken")]
+    assert cells[12:15] == [
+        ("yes", run, "\u2713", " yes"),
+        ("unknown", "No source shows it", "?", " unknown"),
+        ("broken", "Source: pytorch/TensorRT#1", "!", " broken"),
+    ]
+    assert cells[18:21] == [
+        (
+            "in-code",
+            "Source: torch-tensorrt 2.14.0 wheel, torch_tensorrt/_compile.py",
+            "\u25cb",
+            " in code",
+        ),
+        ("described", "Source: pytorch/TensorRT#2", "\u270e", " described"),
+        ("broken", "Source: pytorch/TensorRT#3", "!", " broken"),
+    ]
     assert [c[0] for c in cells[21:24]] == ["no", "described", "in-code"]
     assert {c[0] for c in cells} == {"yes", "in-code", "described", "broken", "no", "unknown"}
     words = " ".join(html.unescape(re.sub(r"<[^>]+>", "", matrix)).split())
@@ -156,18 +180,33 @@ def test_matrix_cells_show_state_and_source(tmp_path: Path) -> None:
     # the list under the matrix gives every cell's sources, each a link to what it cites
     assert "Nightly: broken. pytorch/TensorRT#1" in words
     assert "2.15: unknown. Known: pytorch/TensorRT#2: a fixture note" in words
-    assert "2.14 (documented): in code, no engine run. torch-tensorrt 2.14.0 wheel, torch_tensorrt/_compile.py" in words
-    assert '<a class="reference external" href="https://github.com/pytorch/TensorRT/pull/2">' in matrix
-    assert '<a class="reference external" href="https://github.com/pytorch/TensorRT/blob/0123abc/tests/test_fixture.py">' \
+    assert (
+        "2.14 (documented): in code, no engine run. torch-tensorrt 2.14.0 wheel, torch_tensorrt/_compile.py"
+        in words
+    )
+    assert (
+        '<a class="reference external" href="https://github.com/pytorch/TensorRT/pull/2">' in matrix
+    )
+    assert (
+        '<a class="reference external" href="https://github.com/pytorch/TensorRT/blob/0123abc/tests/test_fixture.py">'
         in matrix
-    assert '<abbr class="trtdocs-cell trtdocs-cell-unknown" title="Known: pytorch/TensorRT#2: a fixture note">' \
+    )
+    assert (
+        '<abbr class="trtdocs-cell trtdocs-cell-unknown" title="Known: pytorch/TensorRT#2: a fixture note">'
         in matrix
+    )
     # no feature id is shown to readers (the entries' ids are anchors only)
-    assert ">internal<" not in matrix and "<code" not in matrix.split('trtdocs-feature-list', 1)[1].split("</dt>", 1)[0]
+    assert (
+        ">internal<" not in matrix
+        and "<code" not in matrix.split("trtdocs-feature-list", 1)[1].split("</dt>", 1)[0]
+    )
     # a release that is not on PyPI prints no pins
     assert "unknown: not released, so no published metadata states them" in words
-    assert re.search(r'<abbr title="From torch-tensorrt 2\.14\.0 metadata, Requires-Dist">'
-                     r"PyTorch &gt;=2\.14\.0,&lt;2\.15\.0</abbr>", matrix), matrix
+    assert re.search(
+        r'<abbr title="From torch-tensorrt 2\.14\.0 metadata, Requires-Dist">'
+        r"PyTorch &gt;=2\.14\.0,&lt;2\.15\.0</abbr>",
+        matrix,
+    ), matrix
 
 
 def _text(page: Path) -> str:
@@ -185,7 +224,9 @@ def test_inline_notes_fit_their_sentence(tmp_path: Path) -> None:
     assert "Both exist (Linux x86-64 only) and so on." in text
     assert "Both need (Needs a Torch-TensorRT nightly build; not known for 2.15)." in text
     # parentheses in inline code do not count; closed ones do not either
-    assert "A call (see f(x)) then (Needs a Torch-TensorRT nightly build; not known for 2.15)." in text
+    assert (
+        "A call (see f(x)) then (Needs a Torch-TensorRT nightly build; not known for 2.15)." in text
+    )
     assert "((" not in text and "))" not in text.replace("f(x))", "") and "()" not in text
 
 
@@ -194,10 +235,17 @@ def test_changed_behaviour_is_a_note_like_the_others(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.log
     page = (tmp_path / "out" / "html" / "prose.html").read_text(encoding="utf-8")
     # one style of note: the box every version note has
-    block = re.search(r'<div class="trtdocs-version-note note admonition"[^>]*>\s*<p class="admonition-title">'
-                      r"Changed in 2\.15</p>\s*<p>(.*?)</p>", page, re.S)
+    block = re.search(
+        r'<div class="trtdocs-version-note note admonition"[^>]*>\s*<p class="admonition-title">'
+        r"Changed in 2\.15</p>\s*<p>(.*?)</p>",
+        page,
+        re.S,
+    )
     assert block, page
     assert html.unescape(re.sub(r"<[^>]+>", "", block.group(1))) == (
-        "Changed default. The default keeps the graph. See the support matrix.")
+        "Changed default. The default keeps the graph. See the support matrix."
+    )
     assert "versionchanged" not in page and "versionmodified" not in page
-    assert "Saving keeps the graph (Changed in 2.15)." in _text(tmp_path / "out" / "html" / "prose.html")
+    assert "Saving keeps the graph (Changed in 2.15)." in _text(
+        tmp_path / "out" / "html" / "prose.html"
+    )

@@ -51,22 +51,29 @@ def test_gated_cell_is_marked_and_does_not_run(gated_build: tuple[Path, Path]) -
     assert banner is not None and "Partly executed in this build" in banner.get_text()
     assert "2 of 4 code cells did not run here" in banner.get_text()
     # the shell and CMake blocks outside the cells are counted
-    assert ("Shown as text, not run in this build: 1 shell block and 1 CMake block. 1 of them is marked "
-            "with what it needs, as a cell that did not run is.") in banner.get_text()
+    assert (
+        "Shown as text, not run in this build: 1 shell block and 1 CMake block. 1 of them is marked "
+        "with what it needs, as a cell that did not run is."
+    ) in banner.get_text()
     assert "The build checks" not in banner.get_text()  # this root has no drift guards
 
 
-def test_a_block_shown_as_text_that_needs_a_gpu_carries_a_cells_mark(gated_build: tuple[Path, Path]) -> None:
+def test_a_block_shown_as_text_that_needs_a_gpu_carries_a_cells_mark(
+    gated_build: tuple[Path, Path],
+) -> None:
     """`{code-block}` with `:requires:`: the mark a cell gets, right above the block,
     with the probe's reason and what the build checked of it (no guard runs here)."""
     _, out = gated_build
     page = _html(out, "notebooks/gated")
     (mark,) = page.select("details.trtdocs-not-executed.trtdocs-text-block")
     assert mark.find("summary").get_text(strip=True) == (
-        "Shown as text; no build runs it. Running it needs a CUDA GPU.")
+        "Shown as text; no build runs it. Running it needs a CUDA GPU."
+    )
     folded = [p.get_text(" ", strip=True) for p in mark.find_all("p")]
-    assert folded == ["needs a CUDA GPU: disabled for this build (TRTDOCS_DISABLE)",
-                      "The drift guards did not run in this build, so nothing in it was checked."]
+    assert folded == [
+        "needs a CUDA GPU: disabled for this build (TRTDOCS_DISABLE)",
+        "The drift guards did not run in this build, so nothing in it was checked.",
+    ]
     block = mark.find_next_sibling()
     assert "highlight-bash" in block["class"] and block.get_text().strip() == "nvidia-smi"
     # the CMake block, without :requires:, has no mark
@@ -77,7 +84,9 @@ def test_an_unknown_requirement_on_a_block_fails_at_its_line(tmp_path: Path) -> 
     site = copy_root("gating", tmp_path)
     (site / "notebooks" / "recordable.md").unlink()
     page = site / "notebooks" / "gated.md"
-    page.write_text(page.read_text().replace(":requires: [cuda]\nnvidia", ":requires: [gpu]\nnvidia"))
+    page.write_text(
+        page.read_text().replace(":requires: [cuda]\nnvidia", ":requires: [gpu]\nnvidia")
+    )
     result = build(site, tmp_path / "_build", strict=False, **CPU_ONLY)
     assert result.returncode != 0
     assert "gated.md:40: ERROR: :requires: unknown requirement 'gpu'" in result.log, result.log
@@ -109,8 +118,7 @@ def test_failing_cell_fails_the_build_and_names_the_notebook(tmp_path: Path) -> 
     for nb in ("gated.md", "recordable.md"):
         (site / "notebooks" / nb).unlink()
     (site / "notebooks" / "broken.md").write_text(
-        (ROOTS / "test-gating" / "notebooks" / "gated.md")
-        .read_text().split("---\n\n", 1)[0]
+        (ROOTS / "test-gating" / "notebooks" / "gated.md").read_text().split("---\n\n", 1)[0]
         + "---\n\n# Broken\n\n```{code-cell} ipython3\nvalue = 1\nraise ValueError('planted failure')\n```\n"
     )
     result = build(site, tmp_path / "_build")
@@ -175,8 +183,12 @@ def test_record_renders_when_execution_is_not_possible_and_goes_stale(tmp_path: 
     assert "recorded value 42" in page.get_text()
     assert not page.select(".trtdocs-not-executed")
     banner = page.select_one(".trtdocs-status").get_text()
-    assert "Outputs recorded on another machine" in banner and "notebooks__recordable.ipynb" in banner
-    entry = json.loads((tmp_path / "b2" / "html" / "provenance.json").read_text())["notebooks"]["notebooks/recordable"]
+    assert (
+        "Outputs recorded on another machine" in banner and "notebooks__recordable.ipynb" in banner
+    )
+    entry = json.loads((tmp_path / "b2" / "html" / "provenance.json").read_text())["notebooks"][
+        "notebooks/recordable"
+    ]
     assert entry["status"] == "recorded"
 
     # 3. The source changes: the record is stale; an error in CI, a warning elsewhere.
@@ -201,8 +213,10 @@ def test_editing_the_features_table_regates_on_the_next_build(tmp_path: Path) ->
     table = site / "features.toml"
     table.write_text(REAL_TABLE.read_text())
     (site / "notebooks" / "feature.md").write_text(
-        (ROOTS / "test-gating" / "notebooks" / "recordable.md").read_text()
-        .replace('requires: ["executorch>=1.4"]', 'requires: ["feature:pte-save"]'))
+        (ROOTS / "test-gating" / "notebooks" / "recordable.md")
+        .read_text()
+        .replace('requires: ["executorch>=1.4"]', 'requires: ["feature:pte-save"]')
+    )
     result = build(site, tmp_path / "_build", features=table)
     assert result.returncode == 0, result.log
     assert "recorded value 42" in _html(tmp_path / "_build", "notebooks/feature").get_text()
@@ -216,7 +230,9 @@ def test_editing_the_features_table_regates_on_the_next_build(tmp_path: Path) ->
     assert result.returncode == 0, result.log
     page = _html(tmp_path / "_build", "notebooks/feature")
     assert "recorded value 42" not in page.get_text()
-    assert "needs Torch-TensorRT 2.15 or newer" in page.select_one(".trtdocs-not-executed").get_text()
+    assert (
+        "needs Torch-TensorRT 2.15 or newer" in page.select_one(".trtdocs-not-executed").get_text()
+    )
 
 
 def test_a_run_source_names_a_page_with_a_gated_cell(tmp_path: Path) -> None:
@@ -226,18 +242,27 @@ def test_a_run_source_names_a_page_with_a_gated_cell(tmp_path: Path) -> None:
     for nb in ("gated.md", "recordable.md"):
         (site / "notebooks" / nb).unlink()
     (site / "notebooks" / "feature.md").write_text(
-        (ROOTS / "test-gating" / "notebooks" / "recordable.md").read_text()
-        .replace('requires: ["executorch>=1.4"]', 'requires: ["feature:pte-save"]'))
+        (ROOTS / "test-gating" / "notebooks" / "recordable.md")
+        .read_text()
+        .replace('requires: ["executorch>=1.4"]', 'requires: ["feature:pte-save"]')
+    )
     text = REAL_TABLE.read_text()
     cell = '"2.14" = { state = "yes", sources = ['
     assert text.index(cell) < text.index('id = "save-keeps-compiled-graph"')  # pte-save's own cell
     table = site / "features.toml"
-    table.write_text(text.replace(cell, cell + '{ run = "notebooks/feature", shows = "saves one" }, ', 1))
+    table.write_text(
+        text.replace(cell, cell + '{ run = "notebooks/feature", shows = "saves one" }, ', 1)
+    )
     result = build(site, tmp_path / "_build", features=table)
     assert result.returncode == 0, result.log
     # planted: the run source names a page with no cell gated on the feature, then no page at all
-    for page, problem in (("index", "has no cell gated on feature:pte-save"), ("notebooks/gone", "names no page")):
+    for page, problem in (
+        ("index", "has no cell gated on feature:pte-save"),
+        ("notebooks/gone", "names no page"),
+    ):
         table.write_text(text.replace(cell, cell + f'{{ run = "{page}" }}, ', 1))
         result = build(site, tmp_path / "_build", features=table)
         assert result.returncode != 0
-        assert f"feature 'pte-save', release 2.14: run source '{page}' {problem}" in result.log, result.log
+        assert f"feature 'pte-save', release 2.14: run source '{page}' {problem}" in result.log, (
+            result.log
+        )

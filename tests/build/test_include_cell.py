@@ -51,28 +51,39 @@ def build(tmp_path: Path, index: str) -> SphinxTestApp:
 
 
 def test_a_tagged_cell_is_shown_with_its_language(tmp_path: Path) -> None:
-    app = build(tmp_path, "# Start\n\n```{include-cell} nb.md\n:tag: quick-start\n```\n\n"
-                          "```{include-cell} nb.md\n:tag: quick-start-cpp\n```\n")
+    app = build(
+        tmp_path,
+        "# Start\n\n```{include-cell} nb.md\n:tag: quick-start\n```\n\n"
+        "```{include-cell} nb.md\n:tag: quick-start-cpp\n```\n",
+    )
     try:
         assert app._warning.getvalue() == ""
-        blocks = [n for n in app.env.get_doctree("index").findall(
-            lambda n: n.tagname == "literal_block")]
+        blocks = [
+            n for n in app.env.get_doctree("index").findall(lambda n: n.tagname == "literal_block")
+        ]
         assert [(b["language"], b.astext()) for b in blocks] == [
             ("python", "import torch\nprint(torch.ones(2))"),
             ("cpp", "int main() { return 0; }"),  # the magic line is not in what a reader copies
         ]
         html = (app.outdir / "index.html").read_text()
         assert "main.cpp" in html and "%%writefile" not in html
-        assert app.srcdir / "nb.md" in app.env.dependencies["index"]  # edited notebook: page read again
+        assert (
+            app.srcdir / "nb.md" in app.env.dependencies["index"]
+        )  # edited notebook: page read again
     finally:
         app.cleanup()
 
 
-@pytest.mark.parametrize(("tag", "message"), [
-    ("absent", "nb.md: no code cell with the tag 'absent'"),
-    ("twice", "nb.md: 2 code cells with the tag 'twice'"),
-])
-def test_a_tag_that_names_no_single_cell_is_an_error_at_its_line(tmp_path: Path, tag: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("tag", "message"),
+    [
+        ("absent", "nb.md: no code cell with the tag 'absent'"),
+        ("twice", "nb.md: 2 code cells with the tag 'twice'"),
+    ],
+)
+def test_a_tag_that_names_no_single_cell_is_an_error_at_its_line(
+    tmp_path: Path, tag: str, message: str
+) -> None:
     app = build(tmp_path, f"# Start\n\ntext\n\n```{{include-cell}} nb.md\n:tag: {tag}\n```\n")
     try:
         warnings = app._warning.getvalue()

@@ -23,22 +23,31 @@ ENV = {"TRTDOCS_REPO": str(REPO)}
 # -- pure: the check and the index ---------------------------------------------------
 
 
-@pytest.mark.parametrize(("markdown", "found"), [
-    ("Text.\n\n```{note}\nA note.\n```\n", [(3, "```{note}")]),
-    ("Intro.\n\n:::{tip}\nA tip.\n:::\n", [(3, ":::{tip}")]),
-    ("See {doc}`export-pte` for more.\n", [(1, "{doc}`export-pte`")]),
-    ("A list:\n\n- uses {py:func}`torch_tensorrt.save`\n", [(3, "{py:func}`torch_tensorrt.save`")]),
-])
+@pytest.mark.parametrize(
+    ("markdown", "found"),
+    [
+        ("Text.\n\n```{note}\nA note.\n```\n", [(3, "```{note}")]),
+        ("Intro.\n\n:::{tip}\nA tip.\n:::\n", [(3, ":::{tip}")]),
+        ("See {doc}`export-pte` for more.\n", [(1, "{doc}`export-pte`")]),
+        (
+            "A list:\n\n- uses {py:func}`torch_tensorrt.save`\n",
+            [(3, "{py:func}`torch_tensorrt.save`")],
+        ),
+    ],
+)
 def test_planted_markup_is_found_with_its_line(markdown, found):
     assert [(u.line, u.text) for u in check.unrendered(markdown)] == found
 
 
-@pytest.mark.parametrize("markdown", [
-    "````markdown\n```{note}\nText.\n```\nSee {doc}`index`.\n````\n",  # an example in a code block
-    "The role `{doc}` takes a page name.\n",  # a code span
-    "```python\nd = {x: 1}\n```\n",
-    "A set {1, 2} and `code`.\n",  # braces before a code span, with a space
-])
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        "````markdown\n```{note}\nText.\n```\nSee {doc}`index`.\n````\n",  # an example in a code block
+        "The role `{doc}` takes a page name.\n",  # a code span
+        "```python\nd = {x: 1}\n```\n",
+        "A set {1, 2} and `code`.\n",  # braces before a code span, with a space
+    ],
+)
 def test_examples_in_code_are_left_alone(markdown):
     assert check.unrendered(markdown) == []
 
@@ -49,9 +58,16 @@ def test_the_message_names_line_and_markup():
 
 
 def _pages() -> list[index.Page]:
-    return [index.Page("Start", "Home", "index.html.md", "# Home\n\nThe guide, in short. More text.\n"),
-            index.Page("Start", "First", "first.html.md", "# First\n\n> **Note**\n> a quote\n\nFirst page. Yes.\n"),
-            index.Page("Run it", "Run", "run.html.md", "# Run\n\n```text\nno prose\n```\n")]
+    return [
+        index.Page("Start", "Home", "index.html.md", "# Home\n\nThe guide, in short. More text.\n"),
+        index.Page(
+            "Start",
+            "First",
+            "first.html.md",
+            "# First\n\n> **Note**\n> a quote\n\nFirst page. Yes.\n",
+        ),
+        index.Page("Run it", "Run", "run.html.md", "# Run\n\n```text\nno prose\n```\n"),
+    ]
 
 
 def test_llms_txt_lists_pages_in_order_under_their_sections():
@@ -60,9 +76,11 @@ def test_llms_txt_lists_pages_in_order_under_their_sections():
     headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
     assert headings == ["Guide", "Start", "Run it"]
     items = [line for line in text.splitlines() if line.startswith("- ")]
-    assert items == ["- [Home](index.html.md): The guide, in short.",
-                     "- [First](first.html.md): First page.",  # the quote (a note) is passed over
-                     "- [Run](run.html.md)"]  # no prose: no description
+    assert items == [
+        "- [Home](index.html.md): The guide, in short.",
+        "- [First](first.html.md): First page.",  # the quote (a note) is passed over
+        "- [Run](run.html.md)",
+    ]  # no prose: no description
     assert f"[{index.LLMS_FULL_TXT}]({index.LLMS_FULL_TXT})" in text
 
 
@@ -93,15 +111,18 @@ def test_the_fixture_site_has_twins_and_an_index(tmp_path):
     html, text, rc = _build(tmp_path)
     assert rc == 0, text[-4000:]
     llms = (html / "llms.txt").read_text(encoding="utf-8")
-    assert [line.split("(")[1].split(")")[0] for line in llms.splitlines() if line.startswith("- [")] == [
-        "index.html.md", "first.html.md", "run.html.md"]
+    assert [
+        line.split("(")[1].split(")")[0] for line in llms.splitlines() if line.startswith("- [")
+    ] == ["index.html.md", "first.html.md", "run.html.md"]
     assert "## Start" in llms and "## Run it" in llms
     first = (html / "first.html.md").read_text(encoding="utf-8")
     assert "[Run it](run.html.md)" in first  # a link between pages goes to the other twin
     assert "A note MyST renders as a box." in first and "A tip written with a colon fence." in first
     assert "**Changed in 2.14**" in first and "A version note as a generic admonition." in first
     assert "```{note}" in first  # the example in the code block, as written
-    assert re.search(r"^#+ fixture\.greet\(name: str\) → str\n\nSay hello to `name`\.", first, re.M), first
+    assert re.search(
+        r"^#+ fixture\.greet\(name: str\) → str\n\nSay hello to `name`\.", first, re.M
+    ), first
     assert check.unrendered(first) == []
     run = (html / "run.html.md").read_text(encoding="utf-8")
     assert re.search(r"\*Output\*\n+```text\nhello from the fixture\n```", run), run
@@ -119,8 +140,11 @@ def test_a_planted_unrendered_role_fails_the_build(tmp_path):
     text inserted without parsing would be) fails, naming the page and twin line."""
     html, text, rc = _build(tmp_path, "\nPlanted: \\{doc}`index` stays as text.\n")
     assert rc != 0
-    assert re.search(r"first\.md: ERROR: its Markdown twin holds line \d+: unrendered MyST markup "
-                     r"'\{doc\}`index`'", text), text[-3000:]
+    assert re.search(
+        r"first\.md: ERROR: its Markdown twin holds line \d+: unrendered MyST markup "
+        r"'\{doc\}`index`'",
+        text,
+    ), text[-3000:]
 
 
 # -- the real site -------------------------------------------------------------------
@@ -129,7 +153,10 @@ def test_a_planted_unrendered_role_fails_the_build(tmp_path):
 def _guide_pages(built_site: Path) -> list[str]:
     """The pages of llms.txt, as their HTML files."""
     text = (built_site / index.LLMS_TXT).read_text(encoding="utf-8")
-    return [m.group(1).removesuffix(twins.SUFFIX) for m in re.finditer(r"^- \[[^]]+\]\(([^)]+)\)", text, re.M)]
+    return [
+        m.group(1).removesuffix(twins.SUFFIX)
+        for m in re.finditer(r"^- \[[^]]+\]\(([^)]+)\)", text, re.M)
+    ]
 
 
 def _toctree_order(built_site: Path) -> list[str]:
@@ -182,13 +209,17 @@ def test_each_twin_carries_its_pages_outputs_marks_notes_and_provenance(built_si
         raw, prose = _words(twin), _prose(twin)
         article = html.find("article")
         for out in article.select("div.cell_output pre"):
-            assert _words(out.get_text()) in raw, f"{page}: output not in its twin: {out.get_text()[:200]!r}"
+            assert _words(out.get_text()) in raw, (
+                f"{page}: output not in its twin: {out.get_text()[:200]!r}"
+            )
             counts["outputs"] += 1
         for box in article.select("details"):  # the status banner and the not-run marks
             missing = [s for s in _fragments(box) if s not in prose]
             assert not missing, f"{page}: a mark or banner's text not in its twin: {missing}"
             counts["folded"] += 1
-        for note in article.select(".trtdocs-feature-note, .trtdocs-version-note, .versionmodified"):
+        for note in article.select(
+            ".trtdocs-feature-note, .trtdocs-version-note, .versionmodified"
+        ):
             missing = [s for s in _fragments(note) if s not in prose]
             assert not missing, f"{page}: a version note's text not in its twin: {missing}"
             counts["notes"] += 1
@@ -201,16 +232,29 @@ def test_the_inventory_lists_the_documented_entries_and_pages(built_site):
     (those docs/api/index.md names) and the guide's pages."""
     from sphinx.util.inventory import InventoryFile
 
-    inventory = InventoryFile.loads((built_site / "objects.inv").read_bytes(), uri="https://example.invalid/guide/")
+    inventory = InventoryFile.loads(
+        (built_site / "objects.inv").read_bytes(), uri="https://example.invalid/guide/"
+    )
     data = inventory.data
     functions, classes, docs = data["py:function"], data["py:class"], data["std:doc"]
     assert functions["torch_tensorrt.save"].uri == (
-        "https://example.invalid/guide/docs/api/torch_tensorrt.html#torch_tensorrt.save")
-    assert "torch_tensorrt.compile" in functions and "executorch.exir.to_edge_transform_and_lower" in functions
+        "https://example.invalid/guide/docs/api/torch_tensorrt.html#torch_tensorrt.save"
+    )
+    assert (
+        "torch_tensorrt.compile" in functions
+        and "executorch.exir.to_edge_transform_and_lower" in functions
+    )
     assert "executorch.runtime.Runtime" in classes and "torch_tensorrt.Input" in classes
     assert "executorch.runtime.Method.execute" in data["py:method"]
-    assert docs["notebooks/export-pte"].uri == "https://example.invalid/guide/notebooks/export-pte.html"
-    section = (REPO / "docs" / "api" / "index.md").read_text(encoding="utf-8").split("## Link to this guide")[1]
+    assert (
+        docs["notebooks/export-pte"].uri
+        == "https://example.invalid/guide/notebooks/export-pte.html"
+    )
+    section = (
+        (REPO / "docs" / "api" / "index.md")
+        .read_text(encoding="utf-8")
+        .split("## Link to this guide")[1]
+    )
     for role, name in re.findall(r":py:(func|class):`([\w.]+)`", section):
         assert name in data[f"py:{'function' if role == 'func' else 'class'}"], name
 

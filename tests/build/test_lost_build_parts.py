@@ -34,7 +34,10 @@ def _ran(builddir: Path) -> list[str]:
 
 def _page_outputs(result: Built, doc: str) -> list[str]:
     """Each shown cell output's text, in order."""
-    return [" ".join(o.get_text().split()) for o in result.html(f"notebooks/{doc}").select("div.cell_output")]
+    return [
+        " ".join(o.get_text().split())
+        for o in result.html(f"notebooks/{doc}").select("div.cell_output")
+    ]
 
 
 def _download_outputs(result: Built, doc: str) -> list[str]:
@@ -44,7 +47,10 @@ def _download_outputs(result: Built, doc: str) -> list[str]:
     for cell in nb.cells:
         if cell.cell_type != "code" or not cell.outputs:
             continue
-        parts = [o.text if o.output_type == "stream" else o.data.get("text/plain", "") for o in cell.outputs]
+        parts = [
+            o.text if o.output_type == "stream" else o.data.get("text/plain", "")
+            for o in cell.outputs
+        ]
         texts.append(" ".join("".join(parts).split()))
     return texts
 
@@ -59,7 +65,9 @@ def green(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     assert result.returncode == 0, result.log
     assert _executed(result) == set(NOTEBOOKS), result.log
     for doc in WITH_CODE:  # the comparison below has something to compare
-        assert _page_outputs(result, doc) and _page_outputs(result, doc) == _download_outputs(result, doc)
+        assert _page_outputs(result, doc) and _page_outputs(result, doc) == _download_outputs(
+            result, doc
+        )
     snapshot = work / "green"
     shutil.copytree(builddir, snapshot, symlinks=True)  # copy2 keeps the times Sphinx compares
     return site, builddir, snapshot
@@ -78,7 +86,9 @@ PARTS = {
 
 
 @pytest.mark.parametrize("parts", PARTS)
-def test_a_removed_part_of_the_build_folder_costs_time_only(green: tuple[Path, Path, Path], parts: str) -> None:
+def test_a_removed_part_of_the_build_folder_costs_time_only(
+    green: tuple[Path, Path, Path], parts: str
+) -> None:
     site, builddir, snapshot = green
     shutil.rmtree(builddir)
     shutil.copytree(snapshot, builddir, symlinks=True)
@@ -89,7 +99,7 @@ def test_a_removed_part_of_the_build_folder_costs_time_only(green: tuple[Path, P
     before = _ran(builddir)
     result = build(site, builddir)
     assert result.returncode == 0, result.log
-    ran = _ran(builddir)[len(before):]
+    ran = _ran(builddir)[len(before) :]
     executed = _executed(result)
     # no message claims an execution that did not happen in this build
     assert sorted(ran) == sorted(executed & WITH_CODE), result.log
@@ -101,8 +111,13 @@ def test_a_removed_part_of_the_build_folder_costs_time_only(green: tuple[Path, P
         assert bool(shown) == (doc in WITH_CODE), doc
     # nor does a banner: a page whose cells did not run in this build says they ran earlier
     for doc in WITH_CODE:
-        title = result.html(f"notebooks/{doc}").select_one(".trtdocs-status summary strong").get_text()
-        assert title.endswith("in this build" if doc in ran else "in an earlier build"), (doc, title)
+        title = (
+            result.html(f"notebooks/{doc}").select_one(".trtdocs-status summary strong").get_text()
+        )
+        assert title.endswith("in this build" if doc in ran else "in an earlier build"), (
+            doc,
+            title,
+        )
     # a page with no code cells claims no run: the cache matches any other page with none
     title = result.html("notebooks/prose").select_one(".trtdocs-status summary strong").get_text()
     assert title == "No code cells", title

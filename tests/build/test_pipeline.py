@@ -28,8 +28,15 @@ GATHER = {"trtdocs_disable": "executorch>=1.4", "trtdocs_require_outputs": True}
 
 def _record(site: Path, out: Path, records: Path, notebooks: str = "", **settings: object) -> str:
     """What a GPU job runs: make record NOTEBOOKS=... REQUIRE_ALL=1 RECORD_OUT=..."""
-    result = build(site, out, trtdocs_record=True, trtdocs_require_all=True, trtdocs_record_out=str(records),
-                   trtdocs_notebooks=notebooks, **settings)
+    result = build(
+        site,
+        out,
+        trtdocs_record=True,
+        trtdocs_require_all=True,
+        trtdocs_record_out=str(records),
+        trtdocs_notebooks=notebooks,
+        **settings,
+    )
     assert result.returncode == 0, result.log
     return result.log
 
@@ -55,25 +62,39 @@ def shards(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("pipeline")
     site = copy_root("pipeline", tmp)
     paths = {"site": site, "tmp": tmp}
-    for name, notebooks in (("a", "alpha plain"), ("b", "notebooks/beta,notebooks/gamma.md"), ("all", "")):
+    for name, notebooks in (
+        ("a", "alpha plain"),
+        ("b", "notebooks/beta,notebooks/gamma.md"),
+        ("all", ""),
+    ):
         paths[name] = tmp / f"records-{name}"
         paths[f"log-{name}"] = tmp / f"log-{name}.txt"
-        paths[f"log-{name}"].write_text(_record(site, tmp / f"build-{name}", paths[name], notebooks))
+        paths[f"log-{name}"].write_text(
+            _record(site, tmp / f"build-{name}", paths[name], notebooks)
+        )
     return paths
 
 
 def test_a_shard_executes_and_records_only_its_notebooks(shards: dict[str, Path]) -> None:
     tmp = shards["tmp"]
     assert sorted(p.name for p in shards["a"].iterdir()) == ["notebooks__alpha.ipynb"]
-    assert sorted(p.name for p in shards["b"].iterdir()) == ["notebooks__beta.ipynb", "notebooks__gamma.ipynb"]
+    assert sorted(p.name for p in shards["b"].iterdir()) == [
+        "notebooks__beta.ipynb",
+        "notebooks__gamma.ipynb",
+    ]
     # REQUIRE_ALL held for the shard's pages; the others were left alone, marked why
     status = _status(tmp / "build-a")
     assert status["notebooks/alpha"] == status["notebooks/plain"] == "executed"
     assert status["notebooks/beta"] == status["notebooks/gamma"] == "not executed"
     assert "Executing notebook" not in "".join(
-        line for line in shards["log-a"].read_text().splitlines() if "beta.md" in line or "gamma.md" in line)
+        line
+        for line in shards["log-a"].read_text().splitlines()
+        if "beta.md" in line or "gamma.md" in line
+    )
     page = (tmp / "build-a" / "html" / "notebooks" / "beta.html").read_text()
-    assert "not among this build&#39;s NOTEBOOKS" in page or "not among this build's NOTEBOOKS" in page
+    assert (
+        "not among this build&#39;s NOTEBOOKS" in page or "not among this build's NOTEBOOKS" in page
+    )
 
 
 def test_records_made_on_cpu_say_so(shards: dict[str, Path]) -> None:
@@ -89,24 +110,40 @@ def test_a_page_outside_the_subset_comes_from_the_cache(shards: dict[str, Path])
     text = _record(shards["site"], tmp / "build-all", tmp / "records-again", "plain")
     assert not any("Executing notebook" in line for line in text.splitlines())
     # beta's newer-release cells do not run on this release, from the cache too
-    assert _status(tmp / "build-all") == {"notebooks/alpha": "executed", "notebooks/beta": "partly executed",
-                                          "notebooks/gamma": "executed", "notebooks/plain": "executed"}
+    assert _status(tmp / "build-all") == {
+        "notebooks/alpha": "executed",
+        "notebooks/beta": "partly executed",
+        "notebooks/gamma": "executed",
+        "notebooks/plain": "executed",
+    }
     assert not (tmp / "records-again").exists()  # recording leaves pages outside the subset alone
 
 
-def test_a_stale_record_outside_the_subset_is_not_the_shard_s_error(shards: dict[str, Path]) -> None:
+def test_a_stale_record_outside_the_subset_is_not_the_shard_s_error(
+    shards: dict[str, Path],
+) -> None:
     """In CI a stale record fails the build, but not one of a page another shard executes."""
     tmp, site = shards["tmp"], shards["site"]
     target = site / "notebooks" / "_recorded"
     shutil.copytree(shards["all"], target)
     try:
         # what a shard runs: it records alpha again, so alpha's old record is replaced
-        result = build(site, tmp / "build-stale", env={"CI": "true"}, strict=False, trtdocs_notebooks="alpha",
-                       trtdocs_require_all=True, trtdocs_record=True,
-                       trtdocs_record_out=str(tmp / "records-stale"), trtdocs_record_max_age_days=0.000001)
+        result = build(
+            site,
+            tmp / "build-stale",
+            env={"CI": "true"},
+            strict=False,
+            trtdocs_notebooks="alpha",
+            trtdocs_require_all=True,
+            trtdocs_record=True,
+            trtdocs_record_out=str(tmp / "records-stale"),
+            trtdocs_record_max_age_days=0.000001,
+        )
         assert result.returncode == 0, result.log
         assert "beta.md:1: WARNING: stale record" in result.log
-        assert "alpha.md:1" not in result.log  # executed and recorded again: its old record is replaced
+        assert (
+            "alpha.md:1" not in result.log
+        )  # executed and recorded again: its old record is replaced
     finally:
         shutil.rmtree(target)
 
@@ -127,13 +164,20 @@ def test_gathering_two_shards_gives_the_unsharded_site(shards: dict[str, Path]) 
     assert sharded.returncode == 0, sharded.log
     unsharded = _gather(site, [shards["all"]], tmp / "gather-all")
     assert unsharded.returncode == 0, unsharded.log
-    assert _status(tmp / "gather-sharded") == {"notebooks/alpha": "recorded",
-                                               "notebooks/beta": "recorded", "notebooks/gamma": "recorded",
-                                               "notebooks/plain": "executed"}
-    pages = sorted(p.relative_to(tmp / "gather-all" / "html")
-                   for p in (tmp / "gather-all" / "html").rglob("*.html"))
-    assert pages == sorted(p.relative_to(tmp / "gather-sharded" / "html")
-                           for p in (tmp / "gather-sharded" / "html").rglob("*.html"))
+    assert _status(tmp / "gather-sharded") == {
+        "notebooks/alpha": "recorded",
+        "notebooks/beta": "recorded",
+        "notebooks/gamma": "recorded",
+        "notebooks/plain": "executed",
+    }
+    pages = sorted(
+        p.relative_to(tmp / "gather-all" / "html")
+        for p in (tmp / "gather-all" / "html").rglob("*.html")
+    )
+    assert pages == sorted(
+        p.relative_to(tmp / "gather-sharded" / "html")
+        for p in (tmp / "gather-sharded" / "html").rglob("*.html")
+    )
     for page in pages:
         a = _masked((tmp / "gather-sharded" / "html" / page).read_text())
         b = _masked((tmp / "gather-all" / "html" / page).read_text())
@@ -163,24 +207,44 @@ def test_gathering_fails_on_a_missing_or_stale_record(shards: dict[str, Path]) -
 def test_expiry_compares_installed_pins_and_age() -> None:
     now = dt.datetime(2026, 12, 2, tzinfo=dt.timezone.utc)
     # a release's pins, keyed by what they pin (features.model.Release.pins)
-    fresh = recorded.Freshness.of_release("2.14.0", {"torch": ">=2.14.0,<2.15.0", "cuda": "13.2",
-                                                     "torch-tensorrt-executorch-runtime": "==0.1.0"}, 30)
-    assert fresh.pins == {"torch": ">=2.14.0,<2.15.0", "torch_tensorrt_executorch_runtime": "==0.1.0",
-                          "torch_tensorrt": "==2.14.0"}
-    prov = {"executed_at": "2026-11-30T10:00:00+00:00",
-            "environment": {"versions": {"torch": "2.14.1", "torch_tensorrt": "2.14.0",
-                                         "torch_tensorrt_executorch_runtime": None}}}
+    fresh = recorded.Freshness.of_release(
+        "2.14.0",
+        {
+            "torch": ">=2.14.0,<2.15.0",
+            "cuda": "13.2",
+            "torch-tensorrt-executorch-runtime": "==0.1.0",
+        },
+        30,
+    )
+    assert fresh.pins == {
+        "torch": ">=2.14.0,<2.15.0",
+        "torch_tensorrt_executorch_runtime": "==0.1.0",
+        "torch_tensorrt": "==2.14.0",
+    }
+    prov = {
+        "executed_at": "2026-11-30T10:00:00+00:00",
+        "environment": {
+            "versions": {
+                "torch": "2.14.1",
+                "torch_tensorrt": "2.14.0",
+                "torch_tensorrt_executorch_runtime": None,
+            }
+        },
+    }
     assert recorded.expiry(prov, fresh, now) == []
     prov["environment"]["versions"]["torch"] = "2.15.0.dev20261101"
     prov["executed_at"] = "2026-10-01T00:00:00+00:00"
     assert recorded.expiry(prov, fresh, now) == [
         "made with torch 2.15.0.dev20261101, outside the documented release's >=2.14.0,<2.15.0",
-        "made 62 days ago, over the 30-day limit"]
+        "made 62 days ago, over the 30-day limit",
+    ]
     assert recorded.expiry({}, recorded.Freshness({}, 1), now) == ["it has no execution date"]
     assert recorded.Freshness.of_release("", {}, 0).max_age_days is None
 
 
-def test_nightly_comparison_reports_changed_outputs_and_stale_records(shards: dict[str, Path]) -> None:
+def test_nightly_comparison_reports_changed_outputs_and_stale_records(
+    shards: dict[str, Path],
+) -> None:
     tmp, site = shards["tmp"], shards["site"]
     (site / "notebooks" / "gamma-input.txt").write_text("second input\n")
     try:
@@ -188,8 +252,18 @@ def test_nightly_comparison_reports_changed_outputs_and_stale_records(shards: di
     finally:
         (site / "notebooks" / "gamma-input.txt").write_text("first input\n")
     report, output = tmp / "report.md", tmp / "github_output"
-    args = ["--baseline", str(shards["all"]), "--fresh", str(tmp / "records-nightly"), "--root", str(site),
-            "--markdown", str(report), "--github-output", str(output)]
+    args = [
+        "--baseline",
+        str(shards["all"]),
+        "--fresh",
+        str(tmp / "records-nightly"),
+        "--root",
+        str(site),
+        "--markdown",
+        str(report),
+        "--github-output",
+        str(output),
+    ]
     assert compare_records.main(args) == 0
     text = report.read_text()
     assert "## notebooks/gamma" in text and "output of code cell 1 changed" in text
@@ -206,14 +280,32 @@ def test_nightly_comparison_reports_changed_outputs_and_stale_records(shards: di
     assert "## notebooks/beta\n\n* this run made no record of it" in report.read_text()
 
 
-def test_nightly_comparison_names_a_baseline_record_the_build_refuses(shards: dict[str, Path]) -> None:
+def test_nightly_comparison_names_a_baseline_record_the_build_refuses(
+    shards: dict[str, Path],
+) -> None:
     tmp, site = shards["tmp"], shards["site"]
     baseline = tmp / "records-baseline-stripped"
     shutil.copytree(shards["all"], baseline)
     records.strip_outputs(baseline / "notebooks__beta.ipynb")
     report = tmp / "report-stripped.md"
-    assert compare_records.main(["--baseline", str(baseline), "--fresh", str(shards["all"]),
-                                 "--root", str(site), "--markdown", str(report)]) == 0
+    assert (
+        compare_records.main(
+            [
+                "--baseline",
+                str(baseline),
+                "--fresh",
+                str(shards["all"]),
+                "--root",
+                str(site),
+                "--markdown",
+                str(report),
+            ]
+        )
+        == 0
+    )
     text = report.read_text()
-    assert "## notebooks/beta\n\n* stale baseline record: the build refuses it: its 1 code cell that ran" in text
+    assert (
+        "## notebooks/beta\n\n* stale baseline record: the build refuses it: its 1 code cell that ran"
+        in text
+    )
     assert "## notebooks/alpha" not in text

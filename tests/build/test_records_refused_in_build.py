@@ -65,7 +65,9 @@ def test_an_output_line_edited_by_hand_is_refused(made: Path, tmp_path: Path) ->
     intact = (site / RECORD).read_text(encoding="utf-8")
     records.edit_output_line(site / RECORD, "recorded value 42", "recorded value 43")
     result = _gather(site, tmp_path)
-    _refused(result, 16, "the outputs of code cell 1 (line 16) differ from those `make record` wrote")
+    _refused(
+        result, 16, "the outputs of code cell 1 (line 16) differ from those `make record` wrote"
+    )
     text = result.html("notebooks/recordable").get_text()
     assert "recorded value 43" not in text and "recorded value 42" not in text
     (site / RECORD).write_text(intact, encoding="utf-8")
@@ -88,8 +90,11 @@ def test_an_edited_provenance_is_refused(made: Path, tmp_path: Path) -> None:
     site = _copy(made, tmp_path)
     records.claim_a_gpu(site / RECORD)
     result = _gather(site, tmp_path)
-    _refused(result, 1, "its provenance (metadata.trtdocs_record.provenance) differs from what "
-                        "`make record` wrote")
+    _refused(
+        result,
+        1,
+        "its provenance (metadata.trtdocs_record.provenance) differs from what `make record` wrote",
+    )
     assert "NVIDIA H100" not in result.html("notebooks/recordable").get_text()
 
 
@@ -105,8 +110,10 @@ def test_a_record_of_no_page_is_named(made: Path, tmp_path: Path) -> None:
     site = _copy(made, tmp_path)
     orphan = "notebooks/_recorded/notebooks__gone.ipynb"
     shutil.copy(site / RECORD, site / orphan)
-    message = (f"{orphan}:1: {{}}: record of notebooks/gone, which is not a notebook page of this site: "
-               f"delete it (`git rm {orphan}`)")
+    message = (
+        f"{orphan}:1: {{}}: record of notebooks/gone, which is not a notebook page of this site: "
+        f"delete it (`git rm {orphan}`)"
+    )
     local = build(site, tmp_path / "local", strict=False)
     assert local.returncode == 0, local.log
     assert message.format("WARNING") in local.log, local.log

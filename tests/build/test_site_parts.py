@@ -17,15 +17,18 @@ from trtdocs.output import lognoise
 from trtdocs.site import diagrams, navigation, tables
 
 
-@pytest.mark.parametrize("text, pieces", [
-    ("Error::OperatorMissing", ["Error::", "OperatorMissing"]),
-    ("torch_tensorrt.executorch.export()", ["torch_tensorrt.", "executorch.", "export()"]),
-    # a name is never cut, a short token never; a version stays whole
-    ("backend_config", ["backend_config"]),
-    ("weight_streaming_budget_per_engine", ["weight_streaming_budget_per_engine"]),
-    ("requires executorch==1.4.1, but", ["requires executorch==1.4.1, but"]),
-    ("save(..., output_format='executorch')", ["save(..., output_format=", "'executorch')"]),
-])
+@pytest.mark.parametrize(
+    "text, pieces",
+    [
+        ("Error::OperatorMissing", ["Error::", "OperatorMissing"]),
+        ("torch_tensorrt.executorch.export()", ["torch_tensorrt.", "executorch.", "export()"]),
+        # a name is never cut, a short token never; a version stays whole
+        ("backend_config", ["backend_config"]),
+        ("weight_streaming_budget_per_engine", ["weight_streaming_budget_per_engine"]),
+        ("requires executorch==1.4.1, but", ["requires executorch==1.4.1, but"]),
+        ("save(..., output_format='executorch')", ["save(..., output_format=", "'executorch')"]),
+    ],
+)
 def test_code_in_tables_breaks_only_between_names(text: str, pieces: list[str]) -> None:
     got = tables.break_points(text)
     assert got == pieces and "".join(got) == text
@@ -44,21 +47,38 @@ def test_the_scorer_ranks_maintainer_pages_last() -> None:
     source = navigation.scorer_source(["docs/building"])
     assert 'new Set(["docs/building"])' in source and f"score - {navigation.DEMOTION}" in source
     # Sphinx's defaults, which a scorer file replaces as a whole, are all there
-    for key in ("objNameMatch", "objPartialMatch", "objPrio", "objPrioDefault", "title", "partialTitle",
-                "term", "partialTerm"):
+    for key in (
+        "objNameMatch",
+        "objPartialMatch",
+        "objPrio",
+        "objPrioDefault",
+        "title",
+        "partialTitle",
+        "term",
+        "partialTerm",
+    ):
         assert re.search(rf"\b{key}:", source), key
 
 
-@pytest.mark.parametrize("line, noise", [
-    ("[cpuinfo_utils.cpp:71] Reading file /sys/devices/system/cpu/possible\n", True),
-    ("I 00:00:00.003454 executorch:cpuinfo_utils.cpp:71] Reading file /sys/devices/system/cpu/possible\n", True),
-    ("W1203 07:29:30.941000 18693 torch/utils/_pytree.py:630] <enum 'KernelPreference'> is an Enum subclass "
-     "and is now natively supported by torch.compile as an opaque value type.\n", True),
-    # the same files' other messages, and other log lines, stay
-    ("W1203 07:29:30.941000 18693 torch/utils/_pytree.py:630] something else\n", False),
-    ("E 00:00:00.1 executorch:method.cpp:12] Missing operator\n", False),
-    ("TensorRT: engine built\n", False),
-])
+@pytest.mark.parametrize(
+    "line, noise",
+    [
+        ("[cpuinfo_utils.cpp:71] Reading file /sys/devices/system/cpu/possible\n", True),
+        (
+            "I 00:00:00.003454 executorch:cpuinfo_utils.cpp:71] Reading file /sys/devices/system/cpu/possible\n",
+            True,
+        ),
+        (
+            "W1203 07:29:30.941000 18693 torch/utils/_pytree.py:630] <enum 'KernelPreference'> is an Enum subclass "
+            "and is now natively supported by torch.compile as an opaque value type.\n",
+            True,
+        ),
+        # the same files' other messages, and other log lines, stay
+        ("W1203 07:29:30.941000 18693 torch/utils/_pytree.py:630] something else\n", False),
+        ("E 00:00:00.1 executorch:method.cpp:12] Missing operator\n", False),
+        ("TensorRT: engine built\n", False),
+    ],
+)
 def test_log_noise_is_named_line_by_line(line: str, noise: bool) -> None:
     assert lognoise.is_noise(line) is noise
     assert lognoise.quiet("kept\n" + line) == ("kept\n" if noise else "kept\n" + line)
@@ -79,12 +99,19 @@ SVG = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
 
 def test_an_inline_diagram_has_no_prologue_and_keeps_its_colours_for_the_theme() -> None:
     out = diagrams.inline_svg(SVG, "dia-1", 'a "node"')
-    assert out.startswith("<svg") and "<?xml" not in out and "DOCTYPE" not in out and "Generated" not in out
+    assert (
+        out.startswith("<svg")
+        and "<?xml" not in out
+        and "DOCTYPE" not in out
+        and "Generated" not in out
+    )
     assert 'id="dia-1-graph0"' in out and 'id="dia-1-node1"' in out and 'id="graph0"' not in out
     assert 'role="img" aria-label="a &quot;node&quot;"' in out
     # each fill is also a custom property the dark theme mixes into the background
     assert 'style="--trtdocs-fill: #dcefe1" fill="#dcefe1"' in out
-    assert 'style="--trtdocs-fill: white" fill="white"' in out  # the background: trtdocs.css makes it transparent
+    assert (
+        'style="--trtdocs-fill: white" fill="white"' in out
+    )  # the background: trtdocs.css makes it transparent
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +126,9 @@ def pte_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 @pytest.mark.build
 def test_pte_diagram_draws_the_file_the_page_wrote(pte_site: tuple[Path, Path]) -> None:
     _, out = pte_site
-    page = BeautifulSoup((out / "html" / "notebooks" / "saved.html").read_text(encoding="utf-8"), "html.parser")
+    page = BeautifulSoup(
+        (out / "html" / "notebooks" / "saved.html").read_text(encoding="utf-8"), "html.parser"
+    )
     svg = page.select_one("div.trtdocs-diagram svg")
     assert svg is not None, "no inline diagram"
     words = " ".join(t.get_text() for t in svg.select("text"))
@@ -111,14 +140,23 @@ def test_pte_diagram_draws_the_file_the_page_wrote(pte_site: tuple[Path, Path]) 
 
 
 @pytest.mark.build
-def test_pte_diagram_of_a_missing_file_names_page_and_file(pte_site: tuple[Path, Path], tmp_path: Path) -> None:
+def test_pte_diagram_of_a_missing_file_names_page_and_file(
+    pte_site: tuple[Path, Path], tmp_path: Path
+) -> None:
     src, _ = pte_site
     copy = tmp_path / "site"
     shutil.copytree(src, copy, ignore=shutil.ignore_patterns("programs"))
     page = copy / "notebooks" / "saved.md"
-    page.write_text(page.read_text(encoding="utf-8").replace("{pte-diagram} programs/tiny.pte",
-                                                            "{pte-diagram} programs/other.pte"), encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8").replace(
+            "{pte-diagram} programs/tiny.pte", "{pte-diagram} programs/other.pte"
+        ),
+        encoding="utf-8",
+    )
     result = sphinx_build(copy, tmp_path / "out")
     assert result.returncode != 0
-    assert re.search(r"saved\.md:\d+: ERROR: pte-diagram: notebooks/saved\.md: programs/other\.pte is not in "
-                     r"the folder the page ran in", log(result)), log(result)
+    assert re.search(
+        r"saved\.md:\d+: ERROR: pte-diagram: notebooks/saved\.md: programs/other\.pte is not in "
+        r"the folder the page ran in",
+        log(result),
+    ), log(result)

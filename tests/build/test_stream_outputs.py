@@ -58,7 +58,9 @@ def test_pieces_written_by_a_cell_show_as_one_line(tmp_path: Path) -> None:
 
     # The download keeps the pieces as the kernel sent them; Jupyter joins them itself.
     nb = nbformat.read(result.outdir / "notebooks" / "pieces.ipynb", as_version=4)
-    sent = [o.text for o in nb.cells[-1].outputs if o.output_type == "stream" and o.name == "stderr"]
+    sent = [
+        o.text for o in nb.cells[-1].outputs if o.output_type == "stream" and o.name == "stderr"
+    ]
     assert "".join(sent) == "[log.cpp:85] backend not registered\n"
 
 

@@ -17,10 +17,14 @@ from sitebuild import BUILD_TEST, STRICTNESS, sphinx_build
 from sites import REAL_TABLE, copy_root
 
 
-def test_the_real_site_build_keeps_ci_and_require_all(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_the_real_site_build_keeps_ci_and_require_all(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     probe = tmp_path / "conf.py"
-    probe.write_text("import os\nprint('CI=' + os.environ.get('CI', '-'), 'RA=' + os.environ.get('REQUIRE_ALL', '-'))\n"
-                     "extensions = []\n")
+    probe.write_text(
+        "import os\nprint('CI=' + os.environ.get('CI', '-'), 'RA=' + os.environ.get('REQUIRE_ALL', '-'))\n"
+        "extensions = []\n"
+    )
     (tmp_path / "index.rst").write_text("Probe\n=====\n")
     monkeypatch.setenv("CI", "true")
     monkeypatch.setenv("REQUIRE_ALL", "1")
@@ -37,15 +41,32 @@ def test_a_failed_site_build_fails_make_test_once(tmp_path: Path) -> None:
         nb.unlink()
     (site / "docs").mkdir()
     shutil.copy(REAL_TABLE, site / "docs" / "features.toml")  # where conf.py's default looks
-    (site / "notebooks" / "note.md").write_text("# Note\n\n```{feature-note} no-such-feature\n```\n")
+    (site / "notebooks" / "note.md").write_text(
+        "# Note\n\n```{feature-note} no-such-feature\n```\n"
+    )
     env = {k: v for k, v in os.environ.items() if k not in ("TRTDOCS_BUILT_SITE", "PYTEST_ADDOPTS")}
     env["TRTDOCS_SITE_SOURCE"] = str(site)
     tests = ROOT / "tests" / "site" / "test_site_build.py"
 
     def pytest_run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
-                               str(tests), *args], cwd=ROOT, capture_output=True, text=True,
-                              env=env, timeout=900)
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-rs",
+                str(tests),
+                *args,
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=900,
+        )
 
     result = pytest_run()
     out = result.stdout

@@ -16,13 +16,30 @@ from paths import EXT, ROOT
 from sites import REAL_TABLE, copy_root
 
 
-def _make_html(site: Path, builddir: Path, *options: str, stdout=subprocess.PIPE) -> subprocess.Popen[str]:  # noqa: ANN001
+def _make_html(
+    site: Path, builddir: Path, *options: str, stdout=subprocess.PIPE
+) -> subprocess.Popen[str]:  # noqa: ANN001
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "REQUIRE_ALL", "TRTDOCS_RECORD")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(EXT), env.get("PYTHONPATH")]))
     return subprocess.Popen(
-        ["make", "-s", "-C", str(ROOT), "html", f"SOURCEDIR={site}", f"BUILDDIR={builddir}",
-         f"VENV={sys.prefix}", "DOT=/bin/true", f"SPHINXOPTS=-D trtdocs_features_file={REAL_TABLE}", *options],
-        stdout=stdout, stderr=subprocess.PIPE, text=True, env=env)
+        [
+            "make",
+            "-s",
+            "-C",
+            str(ROOT),
+            "html",
+            f"SOURCEDIR={site}",
+            f"BUILDDIR={builddir}",
+            f"VENV={sys.prefix}",
+            "DOT=/bin/true",
+            f"SPHINXOPTS=-D trtdocs_features_file={REAL_TABLE}",
+            *options,
+        ],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
 
 
 def _run(site: Path, builddir: Path, *options: str) -> tuple[int, str, str]:
@@ -78,7 +95,9 @@ def _wait_for(what: str, found, timeout: float = 120.0) -> None:  # noqa: ANN001
         time.sleep(0.1)
 
 
-def test_two_builds_at_once_take_turns_and_leave_the_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_builds_at_once_take_turns_and_leave_the_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fake = tmp_path / "sphinx-build"
     fake.write_text(FAKE_SPHINX)
     fake.chmod(0o755)
@@ -100,7 +119,9 @@ def test_two_builds_at_once_take_turns_and_leave_the_site(tmp_path: Path, monkey
         assert code == 0, (out_text or "") + err
     # the log's order, not a clock: one build starts and ends, then the other
     runs = [tuple(line.split()) for line in log.read_text().splitlines()]
-    assert [what for what, _ in runs] == ["start", "end", "start", "end"], f"the builds overlapped: {runs}"
+    assert [what for what, _ in runs] == ["start", "end", "start", "end"], (
+        f"the builds overlapped: {runs}"
+    )
     assert runs[0][1] == runs[1][1] != runs[2][1] == runs[3][1], runs
     assert (builddir / "html" / "index.html").read_text().startswith("built by ")
     assert not (builddir / "html.next").exists() and not (builddir / "html.old").exists()

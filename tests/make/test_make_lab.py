@@ -34,9 +34,15 @@ def test_make_lab_opens_md_notebooks_as_notebooks(tmp_path: Path) -> None:
     opts = f"--no-browser --ip=127.0.0.1 --port={port} --IdentityProvider.token={token} --ServerApp.port_retries=0"
     env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), BROWSER="true")
     # VENV: this test's own venv, so that make never creates one.
-    proc = subprocess.Popen(["make", "-s", "lab", f"VENV={sys.prefix}", f"LAB_OPTS={opts}"], cwd=ROOT, env=env,
-                            start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        ["make", "-s", "lab", f"VENV={sys.prefix}", f"LAB_OPTS={opts}"],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
@@ -55,9 +61,14 @@ def test_make_lab_opens_md_notebooks_as_notebooks(tmp_path: Path) -> None:
         assert [c["cell_type"] for c in cells] == [c.cell_type for c in expected]
         settings = _get(f"{base}/lab/api/settings/@jupyterlab/docmanager-extension:plugin", token)
         # the override is the setting's default; a user setting would win over it
-        viewers = settings.get("composite", {}).get("defaultViewers") or \
-            settings["schema"]["properties"]["defaultViewers"]["default"]
-        assert viewers.get("markdown") == "Jupytext Notebook" and viewers.get("myst") == "Jupytext Notebook", viewers
+        viewers = (
+            settings.get("composite", {}).get("defaultViewers")
+            or settings["schema"]["properties"]["defaultViewers"]["default"]
+        )
+        assert (
+            viewers.get("markdown") == "Jupytext Notebook"
+            and viewers.get("myst") == "Jupytext Notebook"
+        ), viewers
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:

@@ -77,8 +77,11 @@ def _words(run: str) -> list[str]:
 
 def _environment(extra: Mapping[str, str]) -> dict[str, str]:
     """This machine's environment, none of the build's settings but ``extra``; CI as on a runner."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ENV_SETTINGS and k not in ("NOTEBOOKS", "RECORD_OUT", "PYTEST_ADDOPTS")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ENV_SETTINGS and k not in ("NOTEBOOKS", "RECORD_OUT", "PYTEST_ADDOPTS")
+    }
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(EXT), env.get("PYTHONPATH")]))
     return {**env, "CI": "true", **extra}
 
@@ -95,9 +98,23 @@ def _make(checkout: Path, run: str, env: Mapping[str, str]) -> subprocess.Comple
     """A step's ``make`` command in ``checkout`` (its source and build folders), with this venv."""
     words = _words(run)
     assert words[0] == "make", run
-    return subprocess.run(["make", "-s", "-C", str(ROOT), *words[1:], f"SOURCEDIR={checkout}",
-                           f"BUILDDIR={checkout / '_build'}", f"VENV={sys.prefix}", "DOT=/bin/true"],
-                          capture_output=True, text=True, env=_environment(env), timeout=900)
+    return subprocess.run(
+        [
+            "make",
+            "-s",
+            "-C",
+            str(ROOT),
+            *words[1:],
+            f"SOURCEDIR={checkout}",
+            f"BUILDDIR={checkout / '_build'}",
+            f"VENV={sys.prefix}",
+            "DOT=/bin/true",
+        ],
+        capture_output=True,
+        text=True,
+        env=_environment(env),
+        timeout=900,
+    )
 
 
 def _plan(tmp: Path) -> list[dict[str, Any]]:
@@ -108,14 +125,20 @@ def _plan(tmp: Path) -> list[dict[str, Any]]:
     words = [env[w[1:]] if w.startswith("$") else w for w in _words(step["run"])]
     assert words[:2] == ["python", "tools/shard.py"], step["run"]
     root = _checkout(tmp, "plan")
-    result = subprocess.run([sys.executable, str(TOOLS / "shard.py"), *words[2:], "--root", str(root)],
-                            capture_output=True, text=True, env=_environment({}))
+    result = subprocess.run(
+        [sys.executable, str(TOOLS / "shard.py"), *words[2:], "--root", str(root)],
+        capture_output=True,
+        text=True,
+        env=_environment({}),
+    )
     assert result.returncode == 0, result.stderr
     outputs = dict(line.split("=", 1) for line in output.read_text().splitlines())
     return json.loads(outputs["matrix"])["include"]
 
 
-def _shard(tmp: Path, entry: Mapping[str, Any]) -> tuple[subprocess.CompletedProcess[str], dict[str, Path]]:
+def _shard(
+    tmp: Path, entry: Mapping[str, Any]
+) -> tuple[subprocess.CompletedProcess[str], dict[str, Path]]:
     """One execute job: its environment, its record step, what its upload steps take."""
     job = _job("gpu-shards.yml", "execute")
     values = {"inputs": {"channel": CHANNEL}, "matrix": entry}
@@ -129,8 +152,9 @@ def _shard(tmp: Path, entry: Mapping[str, Any]) -> tuple[subprocess.CompletedPro
     return result, uploads
 
 
-def _site(tmp: Path, name: str, artifacts: Mapping[str, Path],
-          plant: Any = None) -> tuple[subprocess.CompletedProcess[str], Path]:
+def _site(
+    tmp: Path, name: str, artifacts: Mapping[str, Path], plant: Any = None
+) -> tuple[subprocess.CompletedProcess[str], Path]:
     """docs.yml's site job: the records downloaded into a fresh checkout, its build step."""
     job = _job("docs.yml", "site")
     checkout = _checkout(tmp, name)
@@ -159,16 +183,23 @@ def _verify_and_copy(job: Mapping[str, Any], checkout: Path, bin_dir: Path) -> N
     gh = bin_dir / "gh"
     gh.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {shlex.quote(str(log))}\n')
     gh.chmod(0o755)
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
-           "GH_TOKEN": "token", "REPO": "owner/repo"}
-    result = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=checkout, env=env,
-                            capture_output=True, text=True)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "GH_TOKEN": "token",
+        "REPO": "owner/repo",
+    }
+    result = subprocess.run(
+        ["bash", "-e", "-c", step["run"]], cwd=checkout, env=env, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     downloaded = sorted(p.name for p in (checkout / "_build" / "records").glob("*.ipynb"))
     calls = log.read_text().splitlines() if log.exists() else []
     assert [c.split()[2].rsplit("/", 1)[-1] for c in calls] == downloaded
-    assert all("--repo owner/repo --signer-workflow owner/repo/.github/workflows/gpu-shards.yml" in c
-               for c in calls)
+    assert all(
+        "--repo owner/repo --signer-workflow owner/repo/.github/workflows/gpu-shards.yml" in c
+        for c in calls
+    )
     copied = sorted(p.name for p in (checkout / "notebooks" / "_recorded").glob("*.ipynb"))
     assert set(downloaded) <= set(copied)
 
@@ -177,7 +208,9 @@ def _verify_and_copy(job: Mapping[str, Any], checkout: Path, bin_dir: Path) -> N
 def installed() -> str:
     """This venv's torch_tensorrt, as the gating's probe reports it."""
     version = probe().versions["torch_tensorrt"]
-    assert version is not None, "the venv has no torch_tensorrt (requirements-trt-nodeps.txt installs it)"
+    assert version is not None, (
+        "the venv has no torch_tensorrt (requirements-trt-nodeps.txt installs it)"
+    )
     return version
 
 
@@ -198,30 +231,49 @@ def test_the_installed_release_lacks_the_newer_cell_s_feature(installed: str) ->
     """The rehearsal's premise: this venv's torch_tensorrt is below what beta's newer cell needs."""
     needed = load_features(REAL_TABLE).requirement(NEWER.removeprefix("feature:"))
     assert not needed.specifier.contains(installed, prereleases=True), (
-        f"torch_tensorrt {installed} meets {needed}: give beta's cell a feature the installed release lacks")
+        f"torch_tensorrt {installed} meets {needed}: give beta's cell a feature the installed release lacks"
+    )
 
 
 def test_every_page_is_planned_once(pipeline: dict[str, Any]) -> None:
-    pages = sorted(f"notebooks/{p.stem}" for p in (ROOT / "tests/roots/test-pipeline/notebooks").glob("*.md"))
+    pages = sorted(
+        f"notebooks/{p.stem}" for p in (ROOT / "tests/roots/test-pipeline/notebooks").glob("*.md")
+    )
     placed = [doc for entry in pipeline["matrix"] for doc in entry["notebooks"].split()]
     assert sorted(placed) == pages and len(pipeline["matrix"]) == SHARDS
 
 
-def test_every_shard_passes_its_strict_run_and_uploads_its_records(pipeline: dict[str, Any]) -> None:
+def test_every_shard_passes_its_strict_run_and_uploads_its_records(
+    pipeline: dict[str, Any],
+) -> None:
     for shard, result in pipeline["shards"].items():
         assert result.returncode == 0, f"shard {shard}:\n{result.stdout}\n{result.stderr}"
-    made = {p.name for name, folder in pipeline["artifacts"].items()
-            if name.startswith("records-") and folder.is_dir() for p in folder.iterdir()}
+    made = {
+        p.name
+        for name, folder in pipeline["artifacts"].items()
+        if name.startswith("records-") and folder.is_dir()
+        for p in folder.iterdir()
+    }
     # plain needs nothing: the site job executes it
     assert made == {"notebooks__alpha.ipynb", "notebooks__beta.ipynb", "notebooks__gamma.ipynb"}
-    (beta_shard,) = [e["shard"] for e in pipeline["matrix"] if "notebooks/beta" in e["notebooks"].split()]
+    (beta_shard,) = [
+        e["shard"] for e in pipeline["matrix"] if "notebooks/beta" in e["notebooks"].split()
+    ]
     log = pipeline["shards"][beta_shard].stdout
-    assert "REQUIRE_ALL: notebooks/beta: 2 of 3 code cells need a newer release than the installed one" in log
+    assert (
+        "REQUIRE_ALL: notebooks/beta: 2 of 3 code cells need a newer release than the installed one"
+        in log
+    )
 
 
-def test_the_record_lists_the_cells_its_release_lacked(pipeline: dict[str, Any], installed: str) -> None:
-    (folder,) = [f for name, f in pipeline["artifacts"].items()
-                 if name.startswith("records-") and (f / "notebooks__beta.ipynb").is_file()]
+def test_the_record_lists_the_cells_its_release_lacked(
+    pipeline: dict[str, Any], installed: str
+) -> None:
+    (folder,) = [
+        f
+        for name, f in pipeline["artifacts"].items()
+        if name.startswith("records-") and (f / "notebooks__beta.ipynb").is_file()
+    ]
     record = recorded.load(folder / "notebooks__beta.ipynb")
     assert record is not None and record.provenance["status"] == "partly executed"
     assert [(n, needs) for n, needs, _ in record.skipped] == [(2, (NEWER,)), (3, ())]
@@ -236,17 +288,31 @@ def test_the_site_job_builds_from_the_records(pipeline: dict[str, Any]) -> None:
     html = checkout / "_build" / "html"
     entries = json.loads((html / "provenance.json").read_text())["notebooks"]
     assert {doc: e["status"] for doc, e in entries.items()} == {
-        "notebooks/alpha": "recorded", "notebooks/beta": "recorded", "notebooks/gamma": "recorded",
-        "notebooks/plain": "executed"}
+        "notebooks/alpha": "recorded",
+        "notebooks/beta": "recorded",
+        "notebooks/gamma": "recorded",
+        "notebooks/plain": "executed",
+    }
     assert [c["cell"] for c in entries["notebooks/beta"]["cells_not_executed"]] == [2, 3]
     page = BeautifulSoup((html / "notebooks" / "beta.html").read_text(), "html.parser")
-    marks = [m.find("summary").get_text(" ", strip=True) for m in page.select(".trtdocs-not-executed")]
-    assert len(marks) == 2 and all(m.startswith("Not run where these outputs were recorded: ") for m in marks)
+    marks = [
+        m.find("summary").get_text(" ", strip=True) for m in page.select(".trtdocs-not-executed")
+    ]
+    assert len(marks) == 2 and all(
+        m.startswith("Not run where these outputs were recorded: ") for m in marks
+    )
     assert marks[1].endswith("it uses a result of a cell above that did not run.")
     banner = page.select_one(".trtdocs-status").get_text(" ", strip=True)
-    assert "2 of 3 code cells did not run there, because that machine's release lacks what they need" in banner
+    assert (
+        "2 of 3 code cells did not run there, because that machine's release lacks what they need"
+        in banner
+    )
     download = nbformat.read(html / "notebooks" / "beta.ipynb", as_version=4)
-    notes = [c.source for c in download.cells if c.source.startswith("> **Not executed where these outputs")]
+    notes = [
+        c.source
+        for c in download.cells
+        if c.source.startswith("> **Not executed where these outputs")
+    ]
     assert len(notes) == 2
 
 
@@ -258,16 +324,32 @@ def _edit_gamma(checkout: Path) -> None:
 
 def _older_release(checkout: Path) -> None:
     """beta's record made on a runner with an older torch_tensorrt than the documented release's."""
-    records.made_with(checkout / "notebooks" / "_recorded" / "notebooks__beta.ipynb", torch_tensorrt="2.13.0")
+    records.made_with(
+        checkout / "notebooks" / "_recorded" / "notebooks__beta.ipynb", torch_tensorrt="2.13.0"
+    )
 
 
-@pytest.mark.parametrize(("plant", "error"), [
-    (_edit_gamma, "notebooks/gamma.md:1: ERROR: stale record notebooks/_recorded/notebooks__gamma.ipynb: "
-                  "made from source"),
-    (_older_release, "notebooks/beta.md:1: ERROR: stale record notebooks/_recorded/notebooks__beta.ipynb: "
-                     "made with torch_tensorrt 2.13.0, outside the documented release's ==")])
-def test_a_stale_record_fails_the_site_job(pipeline: dict[str, Any], plant: Any, error: str) -> None:
-    result, checkout = _site(pipeline["tmp"], f"site-{plant.__name__}", pipeline["artifacts"], plant)
+@pytest.mark.parametrize(
+    ("plant", "error"),
+    [
+        (
+            _edit_gamma,
+            "notebooks/gamma.md:1: ERROR: stale record notebooks/_recorded/notebooks__gamma.ipynb: "
+            "made from source",
+        ),
+        (
+            _older_release,
+            "notebooks/beta.md:1: ERROR: stale record notebooks/_recorded/notebooks__beta.ipynb: "
+            "made with torch_tensorrt 2.13.0, outside the documented release's ==",
+        ),
+    ],
+)
+def test_a_stale_record_fails_the_site_job(
+    pipeline: dict[str, Any], plant: Any, error: str
+) -> None:
+    result, checkout = _site(
+        pipeline["tmp"], f"site-{plant.__name__}", pipeline["artifacts"], plant
+    )
     assert result.returncode != 0
     log = result.stdout + result.stderr
     assert error in log, log

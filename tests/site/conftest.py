@@ -52,7 +52,9 @@ def site_url(built_site: Path) -> str:
 @pytest.fixture(scope="session")
 def fixture_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """tests/roots/test-reader built with the real configuration, in this process."""
-    result = build(ROOTS / "test-reader", tmp_path_factory.mktemp("reader-site") / "_build", features=None)
+    result = build(
+        ROOTS / "test-reader", tmp_path_factory.mktemp("reader-site") / "_build", features=None
+    )
     assert result.returncode == 0, f"fixture site build failed:\n{result.log}"
     return result.outdir
 
@@ -98,6 +100,8 @@ def reader_run(built_site: Path) -> ReaderRun:
 def _start_reader_run(request: pytest.FixtureRequest) -> None:
     """With the first site test: start the run when the session has a test that
     compares with it (those run last), so it goes on beside the others."""
-    wanted = any("reader_run" in getattr(item, "fixturenames", ()) for item in request.session.items)
+    wanted = any(
+        "reader_run" in getattr(item, "fixturenames", ()) for item in request.session.items
+    )
     if wanted and request.getfixturevalue("site_build").returncode == 0:
         request.getfixturevalue("reader_run")

@@ -9,8 +9,18 @@ from urllib.parse import urlsplit
 
 import pytest
 from paths import ROOT
-from reader_site import (SEARCH_DONE, copy_with, main_content, notebook_docs, pages, provenance, settle, shot,
-                         soup, visit)
+from reader_site import (
+    SEARCH_DONE,
+    copy_with,
+    main_content,
+    notebook_docs,
+    pages,
+    provenance,
+    settle,
+    shot,
+    soup,
+    visit,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -18,18 +28,36 @@ pytestmark = pytest.mark.browser
 def test_every_page_loads_without_errors(page, built_site: Path, site_url: str) -> None:
     problems: list[str] = []
     current = {"page": ""}
-    page.on("console", lambda m: m.type == "error" and problems.append(f"{current['page']}: console: {m.text}"))
+    page.on(
+        "console",
+        lambda m: m.type == "error" and problems.append(f"{current['page']}: console: {m.text}"),
+    )
     page.on("pageerror", lambda e: problems.append(f"{current['page']}: script error: {e}"))
     # net::ERR_ABORTED is the browser dropping a request when the test opens the next
     # page: the favicon, which Chromium asks for after the load event that visit()
     # waits for. A missing file still answers 404 (below), and test_static_pages
     # checks that every <link> and asset on every page resolves to a file.
-    page.on("requestfailed", lambda r: r.failure != "net::ERR_ABORTED"
-            and problems.append(f"{current['page']}: request failed: {r.url} ({r.failure})"))
-    page.on("response", lambda r: r.status >= 400 and problems.append(f"{current['page']}: HTTP {r.status}: {r.url}"))
-    page.on("request", lambda r: urlsplit(r.url).hostname not in ("127.0.0.1", None)
+    page.on(
+        "requestfailed",
+        lambda r: (
+            r.failure != "net::ERR_ABORTED"
+            and problems.append(f"{current['page']}: request failed: {r.url} ({r.failure})")
+        ),
+    )
+    page.on(
+        "response",
+        lambda r: (
+            r.status >= 400 and problems.append(f"{current['page']}: HTTP {r.status}: {r.url}")
+        ),
+    )
+    page.on(
+        "request",
+        lambda r: (
+            urlsplit(r.url).hostname not in ("127.0.0.1", None)
             and urlsplit(r.url).scheme in ("http", "https", "ws", "wss")
-            and problems.append(f"{current['page']}: network fetch at view time: {r.url}"))
+            and problems.append(f"{current['page']}: network fetch at view time: {r.url}")
+        ),
+    )
     all_pages = pages(built_site)
     assert len(all_pages) >= 5, all_pages
     for path in all_pages:
@@ -40,7 +68,9 @@ def test_every_page_loads_without_errors(page, built_site: Path, site_url: str) 
         if rel == "search.html":  # furo's search page: a form, no heading, empty without a query
             assert page.locator("input.sidebar-search").first.is_visible(), f"{rel}: no search box"
         else:
-            assert page.locator("article[role=main] h1").first.is_visible(), f"{rel}: no visible title"
+            assert page.locator("article[role=main] h1").first.is_visible(), (
+                f"{rel}: no visible title"
+            )
     assert not problems, "\n".join(problems)
 
 
@@ -55,7 +85,9 @@ def test_screenshots_of_key_pages(page, built_site: Path, site_url: str) -> None
         assert path.stat().st_size > 10_000, f"{path} looks empty"
 
 
-def test_status_banner_and_not_executed_marks_are_visible(page, built_site: Path, site_url: str) -> None:
+def test_status_banner_and_not_executed_marks_are_visible(
+    page, built_site: Path, site_url: str
+) -> None:
     for doc, entry in provenance(built_site)["notebooks"].items():
         visit(page, site_url + f"{doc}.html")
         banner = page.locator("article .trtdocs-status")
@@ -63,33 +95,54 @@ def test_status_banner_and_not_executed_marks_are_visible(page, built_site: Path
         title_box = page.locator("article h1").first.bounding_box()
         first_cell = page.locator("article .cell").first
         if first_cell.count():
-            assert banner.bounding_box()["y"] < first_cell.bounding_box()["y"], f"{doc}: banner below the first cell"
+            assert banner.bounding_box()["y"] < first_cell.bounding_box()["y"], (
+                f"{doc}: banner below the first cell"
+            )
         assert banner.bounding_box()["y"] > title_box["y"]
         summary = banner.locator("> summary")
         assert summary.count() == 1, f"{doc}: the banner has no one-line summary"
         summary.click()  # open the fold: what the page needs is under it
         text = banner.inner_text()
         if entry["status"] == "no code cells":  # nothing runs: no machine, no needs, no run
-            assert "code cells run" not in text and "Executed" not in text and "Outputs below" not in text, text
+            assert (
+                "code cells run" not in text
+                and "Executed" not in text
+                and "Outputs below" not in text
+            ), text
         else:
-            assert ("Runs on a CPU." in text) or ("Its code cells run on a CPU." in text) or ("Needs " in text), text
-        marks = page.locator("article .trtdocs-not-executed:not(.trtdocs-text-block)")  # cells'; text blocks' below
+            assert (
+                ("Runs on a CPU." in text)
+                or ("Its code cells run on a CPU." in text)
+                or ("Needs " in text)
+            ), text
+        marks = page.locator(
+            "article .trtdocs-not-executed:not(.trtdocs-text-block)"
+        )  # cells'; text blocks' below
         # of a page shown from a record: the cells that did not run where it was made
         skipped = len(entry["cells_not_executed"])
-        assert marks.count() == skipped, f"{doc}: {marks.count()} marks for {skipped} cells not executed"
-        where = "where these outputs were recorded" if entry["status"] == "recorded" else "in this build"
+        assert marks.count() == skipped, (
+            f"{doc}: {marks.count()} marks for {skipped} cells not executed"
+        )
+        where = (
+            "where these outputs were recorded"
+            if entry["status"] == "recorded"
+            else "in this build"
+        )
         for i in range(marks.count()):
             mark = marks.nth(i)
             assert mark.is_visible() and mark.inner_text().startswith(f"Not run {where}: ")
             # the mark sits right above the cell it is about, which shows no output
             cell = mark.locator("xpath=following-sibling::*[1]")
             assert "cell" in (cell.get_attribute("class") or "")
-            assert cell.locator(".cell_output").count() == 0, f"{doc}: a cell that did not run shows output"
+            assert cell.locator(".cell_output").count() == 0, (
+                f"{doc}: a cell that did not run shows output"
+            )
         # a block shown as text that needs a GPU or TensorRT: the same mark, right above the block
         for i in range((text_marks := page.locator("article details.trtdocs-text-block")).count()):
             mark = text_marks.nth(i)
             assert mark.is_visible() and mark.inner_text().startswith(
-                "Shown as text; no build runs it. Running it needs ")
+                "Shown as text; no build runs it. Running it needs "
+            )
             shown = mark.locator("xpath=following-sibling::*[1]").get_attribute("class") or ""
             assert "highlight-" in shown or "literal-block-wrapper" in shown, f"{doc}: {shown}"
         if doc.endswith("export-pte"):
@@ -98,7 +151,9 @@ def test_status_banner_and_not_executed_marks_are_visible(page, built_site: Path
             page.locator("article details.trtdocs-text-block").first.scroll_into_view_if_needed()
             shot(page, "text-block-marks")
         if doc.endswith("run-cpp"):  # its TensorRT steps are gated cells, each with a cell's mark
-            page.locator("#cpp-from-source .trtdocs-not-executed").first.scroll_into_view_if_needed()
+            page.locator(
+                "#cpp-from-source .trtdocs-not-executed"
+            ).first.scroll_into_view_if_needed()
             shot(page, "source-build-marks")
 
 
@@ -126,7 +181,7 @@ def test_search_finds_a_term_offline(page, site_url: str) -> None:
 
 def _background_luminance(pg) -> float:
     rgb = pg.evaluate("getComputedStyle(document.body).backgroundColor")
-    r, g, b = (int(x) for x in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3])
+    r, g, b = (int(x) for x in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3])
     return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
 
 
@@ -145,7 +200,9 @@ def test_dark_mode_toggle(page, site_url: str) -> None:
     shot(page, "export-on-cpu-dark")
     page.reload(wait_until="load")
     settle(page)
-    assert page.evaluate("document.body.dataset.theme") == "dark", "the choice does not survive a reload"
+    assert page.evaluate("document.body.dataset.theme") == "dark", (
+        "the choice does not survive a reload"
+    )
     assert _background_luminance(page) < 0.3
 
 
@@ -160,7 +217,9 @@ def test_copy_button_copies_code_only(browser, fixture_url: str) -> None:
     pg = context.new_page()
     visit(pg, fixture_url + "docs/tabs.html")
     assert _copy(pg, pg.locator("div.highlight-pycon").first) == "x = 40 + 2\nprint(x)"
-    assert _copy(pg, pg.locator("div.highlight-console").first) == "python -m pip install executorch"
+    assert (
+        _copy(pg, pg.locator("div.highlight-console").first) == "python -m pip install executorch"
+    )
     context.close()
 
 
@@ -169,7 +228,11 @@ def test_copy_button_on_a_notebook_cell(page, site_url: str) -> None:
 
     visit(page, site_url + "notebooks/export-on-cpu.html")
     first = page.locator("article .cell .cell_input").first
-    source = next(c.source for c in jupytext.read(ROOT / "notebooks" / "export-on-cpu.md").cells if c.cell_type == "code")
+    source = next(
+        c.source
+        for c in jupytext.read(ROOT / "notebooks" / "export-on-cpu.md").cells
+        if c.cell_type == "code"
+    )
     assert _copy(page, first).strip() == source.strip()
 
 
@@ -177,17 +240,24 @@ def test_tabs_switch(browser, fixture_url: str, built_site: Path, site_url: str)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     pg = context.new_page()
     targets = [fixture_url + "docs/tabs.html"]
-    targets += [site_url + p.relative_to(built_site).as_posix() for p in pages(built_site)
-                if soup(p).select(".sd-tab-set")]
+    targets += [
+        site_url + p.relative_to(built_site).as_posix()
+        for p in pages(built_site)
+        if soup(p).select(".sd-tab-set")
+    ]
     for url in targets:
         visit(pg, url)
         tab_set = pg.locator(".sd-tab-set").first
         labels = tab_set.locator("> label")
         contents = tab_set.locator("> .sd-tab-content")
         assert labels.count() >= 2, url
-        assert contents.nth(0).is_visible() and not contents.nth(1).is_visible(), f"{url}: first tab not shown alone"
+        assert contents.nth(0).is_visible() and not contents.nth(1).is_visible(), (
+            f"{url}: first tab not shown alone"
+        )
         labels.nth(1).click()
-        assert contents.nth(1).is_visible() and not contents.nth(0).is_visible(), f"{url}: second tab did not open"
+        assert contents.nth(1).is_visible() and not contents.nth(0).is_visible(), (
+            f"{url}: second tab did not open"
+        )
         if url.startswith(fixture_url):
             assert "int main()" in contents.nth(1).inner_text()
             shot(pg, "tabs-cpp")
@@ -203,7 +273,11 @@ def test_the_release_note_is_not_a_switcher(browser, fixture_url: str) -> None:
     nav = pg.locator(".sidebar-drawer .trtdocs-releases")
     assert nav.is_visible()
     assert nav.locator("li, select, [aria-current]").count() == 0
-    assert nav.locator(".trtdocs-release-current").inner_text().startswith("Documents Torch-TensorRT 2.14")
+    assert (
+        nav.locator(".trtdocs-release-current")
+        .inner_text()
+        .startswith("Documents Torch-TensorRT 2.14")
+    )
     others = nav.locator(".trtdocs-release-others")
     assert "2.15 (described upstream, not released)" in others.inner_text()
     shot(pg, "release-note")
@@ -220,8 +294,11 @@ DESKTOP = {"width": 1280, "height": 900}
 
 
 def test_folded_reason_opens_on_click(page, built_site: Path, site_url: str) -> None:
-    docs = [d for d, e in provenance(built_site)["notebooks"].items() if e["cells_not_executed"]
-            and e["status"] != "recorded"]
+    docs = [
+        d
+        for d, e in provenance(built_site)["notebooks"].items()
+        if e["cells_not_executed"] and e["status"] != "recorded"
+    ]
     if not docs:
         pytest.skip("every cell ran in this build")
     visit(page, site_url + f"{docs[0]}.html")
@@ -241,9 +318,13 @@ def test_banner_is_small_on_a_phone(browser, built_site: Path, site_url: str) ->
     for doc in notebook_docs(built_site):
         visit(pg, site_url + f"{doc}.html")
         box = pg.locator("article .trtdocs-status").bounding_box()
-        assert box["height"] <= PHONE["height"] / 4, f"{doc}: the banner is {box['height']} px high at 390 px"
+        assert box["height"] <= PHONE["height"] / 4, (
+            f"{doc}: the banner is {box['height']} px high at 390 px"
+        )
         for link in ("trtdocs-download-ipynb", "trtdocs-download-md"):
-            assert pg.locator(f"article .trtdocs-status a.{link}").is_visible(), f"{doc}: {link} not visible"
+            assert pg.locator(f"article .trtdocs-status a.{link}").is_visible(), (
+                f"{doc}: {link} not visible"
+            )
     context.close()
 
 
@@ -270,7 +351,8 @@ def test_no_table_hides_a_column(page, built_site: Path, site_url: str) -> None:
         tables = page.locator("article table")
         for i in range(tables.count()):
             sizes = tables.nth(i).evaluate(
-                "t => [t.scrollWidth, (t.closest('.table-wrapper') || t.parentElement).clientWidth]")
+                "t => [t.scrollWidth, (t.closest('.table-wrapper') || t.parentElement).clientWidth]"
+            )
             if sizes[0] > sizes[1]:
                 wide.append(f"{rel}: table {i} is {sizes[0]} px in {sizes[1]} px")
     assert not wide, "tables wider than their column at 1280 px:\n" + "\n".join(wide)
@@ -296,8 +378,14 @@ def test_screenshots_at_both_widths(browser, site_url: str, scheme: str, viewpor
     context = browser.new_context(viewport=viewport, color_scheme=scheme)
     pg = context.new_page()
     written = []
-    for doc in ("index", "notebooks/export-pte", "notebooks/troubleshooting",
-                "docs/support-matrix", "docs/build-report", "notebooks/runtime-options"):
+    for doc in (
+        "index",
+        "notebooks/export-pte",
+        "notebooks/troubleshooting",
+        "docs/support-matrix",
+        "docs/build-report",
+        "notebooks/runtime-options",
+    ):
         visit(pg, site_url + f"{doc}.html")
         written.append(shot(pg, f"{doc.replace('/', '-')}-{viewport['width']}-{scheme}"))
     for path in written:

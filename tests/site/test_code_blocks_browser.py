@@ -9,8 +9,10 @@ from reader_site import copy_with, shot, visit
 pytestmark = pytest.mark.browser
 
 SHELL_PAGES = ("notebooks/install", "notebooks/run-cpp", "docs/building", "index")
-SHELL_BLOCKS = ("article :is(div[class*='highlight-bash'], div[class*='highlight-console'], "
-                "div[class*='highlight-shell'], div[class*='highlight-sh']) pre")
+SHELL_BLOCKS = (
+    "article :is(div[class*='highlight-bash'], div[class*='highlight-console'], "
+    "div[class*='highlight-shell'], div[class*='highlight-sh']) pre"
+)
 
 # Every character of a block with its line box (top), its left edge, and whether the
 # lexer put it in a whitespace token (.w, where a command may wrap); the block's
@@ -43,7 +45,9 @@ def _visual_lines(chars: list) -> list[list[list]]:
             continue
         if ch[1] is None:
             continue
-        if current[-1] and ch[1] > current[-1][-1][1] + 4:  # a lower line box: the line wrapped here
+        if (
+            current[-1] and ch[1] > current[-1][-1][1] + 4
+        ):  # a lower line box: the line wrapped here
             current.append([])
         current[-1].append(ch)
     lines.append(current)
@@ -62,17 +66,27 @@ def shell_wrap_problems(page, label: str) -> list[str]:  # noqa: ANN001 -- a Pla
             width = line[0][0][3] - line[0][0][2]  # one character: the code font's ch
             for before, after in zip(line, line[1:]):
                 if not before[-1][0].isspace() or after[0][0].isspace():
-                    problems.append(f"{label} block {i}: wrapped inside a token: "
-                                    f"{''.join(c[0] for c in before)[-20:]!r} | {''.join(c[0] for c in after)[:20]!r}")
+                    problems.append(
+                        f"{label} block {i}: wrapped inside a token: "
+                        f"{''.join(c[0] for c in before)[-20:]!r} | {''.join(c[0] for c in after)[:20]!r}"
+                    )
                 if after[0][2] < got["left"] + 3.5 * width:
-                    problems.append(f"{label} block {i}: a continuation of {text[:30]!r} is not indented "
-                                    f"({after[0][2] - got['left']:.0f} px)")
-            for visual in line:  # past the right edge only where no space of the lexer's was left to wrap at
-                shown = [c for c in visual if not c[0].isspace()]  # a space at a wrap hangs past the edge
+                    problems.append(
+                        f"{label} block {i}: a continuation of {text[:30]!r} is not indented "
+                        f"({after[0][2] - got['left']:.0f} px)"
+                    )
+            for (
+                visual
+            ) in line:  # past the right edge only where no space of the lexer's was left to wrap at
+                shown = [
+                    c for c in visual if not c[0].isspace()
+                ]  # a space at a wrap hangs past the edge
                 inner = "".join("w" if c[4] else "x" for c in visual).strip("w")
                 if shown and shown[-1][3] > got["right"] + 1 and "w" in inner:
-                    problems.append(f"{label} block {i}: runs past the edge though it could wrap: "
-                                    f"{''.join(c[0] for c in visual)[:40]!r}")
+                    problems.append(
+                        f"{label} block {i}: runs past the edge though it could wrap: "
+                        f"{''.join(c[0] for c in visual)[:40]!r}"
+                    )
     return problems
 
 
@@ -90,7 +104,9 @@ def test_long_commands_wrap_between_arguments(browser, site_url: str, width: int
             pre.scroll_into_view_if_needed()
             shot(pg, f"shell-wrap-run-cpp-{width}")
             # the copy button gives the commands as written: wrapped lines are not split
-            context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
+            context.grant_permissions(
+                ["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/")
+            )
             pre.hover()
             copied = copy_with(pg, pg.locator("#prebuilt-runner button.copybtn"))
             assert copied == pre.evaluate("p => p.textContent").rstrip("\n"), copied
@@ -116,7 +132,12 @@ COPY_BUTTONS = """() => {
 def test_copy_buttons_on_code_not_on_outputs(page, site_url: str) -> None:
     seen = {"outputs": 0, "inputs": 0, "blocks": 0}
     problems = []
-    for doc in ("notebooks/run-cpp", "notebooks/troubleshooting", "notebooks/gpu-resident-io", "docs/building"):
+    for doc in (
+        "notebooks/run-cpp",
+        "notebooks/troubleshooting",
+        "notebooks/gpu-resident-io",
+        "docs/building",
+    ):
         visit(page, site_url + f"{doc}.html")
         got = page.evaluate(COPY_BUTTONS)
         seen["outputs"] += page.locator(".cell_output").count()
@@ -125,8 +146,10 @@ def test_copy_buttons_on_code_not_on_outputs(page, site_url: str) -> None:
         if got["outputs"]:
             problems.append(f"{doc}: {got['outputs']} copy buttons on cell outputs")
         if got["bare_inputs"] or got["bare_blocks"]:
-            problems.append(f"{doc}: {got['bare_inputs']} code cells and {got['bare_blocks']} code blocks "
-                            "have no copy button")
+            problems.append(
+                f"{doc}: {got['bare_inputs']} code cells and {got['bare_blocks']} code blocks "
+                "have no copy button"
+            )
     assert all(seen.values()), f"nothing to check: {seen}"
     assert not problems, "\n".join(problems)
 
@@ -152,8 +175,10 @@ CODE_LINKS = """() => {
 
 @pytest.mark.parametrize("scheme", ["light", "dark", "switched-dark"])
 def test_linked_names_in_code_look_like_code(browser, site_url: str, scheme: str) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900},
-                                  color_scheme="dark" if scheme == "dark" else "light")
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900},
+        color_scheme="dark" if scheme == "dark" else "light",
+    )
     pg = context.new_page()
     problems, links = [], 0
     for doc in ("notebooks/export-pte", "notebooks/troubleshooting"):
@@ -165,12 +190,18 @@ def test_linked_names_in_code_look_like_code(browser, site_url: str, scheme: str
             if link["decorated"]:
                 problems.append(f"{doc}: {link['name']!r} is drawn with {link['decorated']}")
             if link["twin"] and link["twin"] != link["color"]:
-                problems.append(f"{doc}: {link['name']!r} is {link['color']}, the same token unlinked {link['twin']}")
+                problems.append(
+                    f"{doc}: {link['name']!r} is {link['color']}, the same token unlinked {link['twin']}"
+                )
             if link["contrast"] < 4.5:
-                problems.append(f"{doc}: {link['name']!r} has contrast {link['contrast']:.2f} with its block")
-        underlined = pg.evaluate("[...document.querySelectorAll('article .highlight :is(.nn, .nc)')]"
-                                 ".filter(e => getComputedStyle(e).textDecorationLine !== 'none')"
-                                 ".map(e => e.textContent)")
+                problems.append(
+                    f"{doc}: {link['name']!r} has contrast {link['contrast']:.2f} with its block"
+                )
+        underlined = pg.evaluate(
+            "[...document.querySelectorAll('article .highlight :is(.nn, .nc)')]"
+            ".filter(e => getComputedStyle(e).textDecorationLine !== 'none')"
+            ".map(e => e.textContent)"
+        )
         problems += [f"{doc}: the name {name!r} in code is underlined" for name in underlined]
     first = pg.locator("article .highlight a.trtdocs-api-link").first
     first.scroll_into_view_if_needed()

@@ -16,41 +16,61 @@ from trtdocs.features.validate import load as load_features
 from trtdocs.notebooks import markdown
 
 
-
 @pytest.fixture(scope="module")
 def ctx() -> markdown.Context:
     return markdown.Context(
-        features=load_features(ROOT / "docs" / "features.toml"), data_dir=ROOT / "docs" / "data",
-        page="notebooks/here", suffix=".ipynb",
-        titles={"notebooks/install": "Install", "notebooks/here": "Here", "docs/support-matrix": "Support matrix"},
-        labels={"a-label": ("notebooks/install", "a-label", "Keep the versions together"),
-                "local": ("notebooks/here", "local", "A section here")},
+        features=load_features(ROOT / "docs" / "features.toml"),
+        data_dir=ROOT / "docs" / "data",
+        page="notebooks/here",
+        suffix=".ipynb",
+        titles={
+            "notebooks/install": "Install",
+            "notebooks/here": "Here",
+            "docs/support-matrix": "Support matrix",
+        },
+        labels={
+            "a-label": ("notebooks/install", "a-label", "Keep the versions together"),
+            "local": ("notebooks/here", "local", "A section here"),
+        },
         notebooks=frozenset({"notebooks/install", "notebooks/here"}),
-        extlinks={"pypi": ("https://pypi.org/project/%s/", "%s")})
+        extlinks={"pypi": ("https://pypi.org/project/%s/", "%s")},
+    )
 
 
 def test_install_command_becomes_a_shell_block(ctx: markdown.Context) -> None:
     text = "Install:\n\n```{install-command} 2.14\n:tool: uv\n```\n"
     out = markdown.render(text, ctx)
-    assert out == ('Install:\n\n```bash\nuv pip install "torch-tensorrt[executorch]==2.14.0" '
-                   '"torch-tensorrt-executorch-runtime==0.1.0"\n```\n')
+    assert out == (
+        'Install:\n\n```bash\nuv pip install "torch-tensorrt[executorch]==2.14.0" '
+        '"torch-tensorrt-executorch-runtime==0.1.0"\n```\n'
+    )
     assert markdown.leftovers(out) == []
 
 
 def test_a_code_block_becomes_a_fence_with_what_it_needs(ctx: markdown.Context) -> None:
     text = "Run:\n\n```{code-block} bash\n:requires: [cuda, tensorrt]\nnvidia-smi\n```\n"
     out = markdown.render(text, ctx)
-    assert out == ("Run:\n\n*Not run in the guide's build; needs a CUDA GPU, Torch-TensorRT with TensorRT "
-                   "(import torch_tensorrt).*\n\n```bash\nnvidia-smi\n```\n")
+    assert out == (
+        "Run:\n\n*Not run in the guide's build; needs a CUDA GPU, Torch-TensorRT with TensorRT "
+        "(import torch_tensorrt).*\n\n```bash\nnvidia-smi\n```\n"
+    )
     assert markdown.leftovers(out) == []
-    assert markdown.render("```{code-block} cpp\nint main() {}\n```\n", ctx) == "```cpp\nint main() {}\n```\n"
+    assert (
+        markdown.render("```{code-block} cpp\nint main() {}\n```\n", ctx)
+        == "```cpp\nint main() {}\n```\n"
+    )
 
 
 def test_version_notes_follow_the_site(ctx: markdown.Context) -> None:
     # a feature 2.14 has, with a run shown: no note, and the sentence closes over it
-    assert markdown.render("It runs on the GPU {feature}`pte-save`.\n", ctx) == "It runs on the GPU.\n"
+    assert (
+        markdown.render("It runs on the GPU {feature}`pte-save`.\n", ctx) == "It runs on the GPU.\n"
+    )
     assert markdown.render("```{feature-note} pte-save\n```\n", ctx) == "\n"
-    out = markdown.render("Options {feature}`gpu-resident-io-python`.\n\n```{feature-note} gpu-resident-io-python\n```\n", ctx)
+    out = markdown.render(
+        "Options {feature}`gpu-resident-io-python`.\n\n```{feature-note} gpu-resident-io-python\n```\n",
+        ctx,
+    )
     note = "Needs a Torch-TensorRT nightly build; described for 2.15, not released"
     assert out.startswith(f"Options ({note}).\n\n> **{note}.** ")
     assert "See the support matrix." in out
@@ -59,39 +79,59 @@ def test_version_notes_follow_the_site(ctx: markdown.Context) -> None:
 
 
 def test_tables_tabs_admonitions_and_links(ctx: markdown.Context) -> None:
-    text = ("::::{tab-set}\n:::{tab-item} pip\n```{install-command} 2.14\n```\n:::\n::::\n\n"
-            "(a-target)=\n% a comment\n\n```{warning}\nDo not {doc}`install`.\n```\n\n"
-            "```{data-table} pte-vs-pt2\n```\n\nSee {ref}`a-label`, {ref}`text <local>` and {pypi}`executorch`.\n")
+    text = (
+        "::::{tab-set}\n:::{tab-item} pip\n```{install-command} 2.14\n```\n:::\n::::\n\n"
+        "(a-target)=\n% a comment\n\n```{warning}\nDo not {doc}`install`.\n```\n\n"
+        "```{data-table} pte-vs-pt2\n```\n\nSee {ref}`a-label`, {ref}`text <local>` and {pypi}`executorch`.\n"
+    )
     out = markdown.render(text, ctx)
     assert markdown.leftovers(out) == []
     assert "**pip**\n\n```bash\npip install" in out
     assert "> **Warning:** Do not [Install](install.ipynb)." in out
     assert "| `.pte` (ExecuTorch) | `.pt2` (ExportedProgram) |" in out  # the data file's columns
     # its version column shows only the notes that say something for 2.14 (GPU-resident I/O: in code, no run)
-    assert "Feature |" in out and "In code in 2.14, no run shown; this guide lowers one on a CPU" in out
+    assert (
+        "Feature |" in out
+        and "In code in 2.14, no run shown; this guide lowers one on a CPU" in out
+    )
     assert "Needs Torch-TensorRT" not in out
-    assert "See [Keep the versions together](install.ipynb), [text](#A-section-here) and " \
-           "[executorch](https://pypi.org/project/executorch/)." in out
+    assert (
+        "See [Keep the versions together](install.ipynb), [text](#A-section-here) and "
+        "[executorch](https://pypi.org/project/executorch/)." in out
+    )
     assert "a-target" not in out and "a comment" not in out
 
 
-@pytest.mark.parametrize("text, line, message", [
-    ("One\n\n```{no-such-directive}\n```\n", 3, "the directive {no-such-directive} has no Markdown form"),
-    ("One\ntwo {kbd}`x`\n", 2, "the role {kbd} has no Markdown form"),
-    ("Line one.\nSee {ref}`nowhere`.\n", 2, "{ref} 'nowhere': no such label"),
-])
-def test_what_has_no_markdown_form_is_an_error_with_its_line(ctx: markdown.Context, text: str, line: int,
-                                                              message: str) -> None:
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        (
+            "One\n\n```{no-such-directive}\n```\n",
+            3,
+            "the directive {no-such-directive} has no Markdown form",
+        ),
+        ("One\ntwo {kbd}`x`\n", 2, "the role {kbd} has no Markdown form"),
+        ("Line one.\nSee {ref}`nowhere`.\n", 2, "{ref} 'nowhere': no such label"),
+    ],
+)
+def test_what_has_no_markdown_form_is_an_error_with_its_line(
+    ctx: markdown.Context, text: str, line: int, message: str
+) -> None:
     with pytest.raises(markdown.DownloadError) as info:
         markdown.render(text, ctx)
     assert message in str(info.value) and info.value.line == line
 
 
 def test_leftovers_finds_planted_myst() -> None:
-    planted = ("# Page\n\n```{data-table} errors\n```\n\n(target)=\nText {doc}`x`.\n\n"
-               "```{code-cell} ipython3\nprint(1)\n```\n")
-    assert markdown.leftovers(planted) == [(3, "the directive {data-table}"), (6, "MyST target"),
-                                           (7, "the role {doc}")]
+    planted = (
+        "# Page\n\n```{data-table} errors\n```\n\n(target)=\nText {doc}`x`.\n\n"
+        "```{code-cell} ipython3\nprint(1)\n```\n"
+    )
+    assert markdown.leftovers(planted) == [
+        (3, "the directive {data-table}"),
+        (6, "MyST target"),
+        (7, "the role {doc}"),
+    ]
 
 
 @pytest.mark.build
@@ -99,11 +139,17 @@ def test_the_sites_downloads_hold_no_myst(built_site: Path) -> None:
     found = []
     twins = set(built_site.glob("notebooks/*.html.md"))  # the pages' Markdown twins (trtdocs.llms)
     for md in sorted(set(built_site.glob("notebooks/*.md")) - twins):
-        found += [f"{md.name}:{line}: {what}" for line, what in markdown.leftovers(md.read_text(encoding="utf-8"))]
+        found += [
+            f"{md.name}:{line}: {what}"
+            for line, what in markdown.leftovers(md.read_text(encoding="utf-8"))
+        ]
         nb = nbformat.read(md.with_suffix(".ipynb"), as_version=4)
         for number, cell in enumerate(nb.cells, 1):
             if cell.cell_type == "markdown":
-                found += [f"{md.stem}.ipynb cell {number}: {what}" for _, what in markdown.leftovers(cell.source)]
+                found += [
+                    f"{md.stem}.ipynb cell {number}: {what}"
+                    for _, what in markdown.leftovers(cell.source)
+                ]
     assert not found, "\n".join(found)
     # what the download renders is there: the install page's commands, the troubleshooting table
     install = json.dumps(nbformat.read(built_site / "notebooks" / "install.ipynb", as_version=4))
@@ -112,8 +158,11 @@ def test_the_sites_downloads_hold_no_myst(built_site: Path) -> None:
     assert "| Symptom | When | Cause | Fix |" in trouble and "`Error::OperatorMissing`" in trouble
     # a diagram is an attached image in the .ipynb
     overview = nbformat.read(built_site / "notebooks" / "overview.ipynb", as_version=4)
-    assert any("attachment:diagram-1.png" in c.source and "diagram-1.png" in c.get("attachments", {})
-               for c in overview.cells if c.cell_type == "markdown")
+    assert any(
+        "attachment:diagram-1.png" in c.source and "diagram-1.png" in c.get("attachments", {})
+        for c in overview.cells
+        if c.cell_type == "markdown"
+    )
 
 
 @pytest.mark.build
@@ -124,9 +173,14 @@ def test_a_directive_planted_in_a_built_download_is_caught(built_site: Path) -> 
     md = md.rstrip("\n") + "\n"
     lines = md.count("\n")
     planted = md + "\n```{install-command} runtime\n```\n\nRead {doc}`install` first.\n"
-    assert markdown.leftovers(planted) == [(lines + 2, "the directive {install-command}"),
-                                           (lines + 5, "the role {doc}")]
+    assert markdown.leftovers(planted) == [
+        (lines + 2, "the directive {install-command}"),
+        (lines + 5, "the role {doc}"),
+    ]
     nb = nbformat.read(built_site / "notebooks" / "install.ipynb", as_version=4)
     cell = next(c for c in nb.cells if c.cell_type == "markdown")
     assert markdown.leftovers(cell.source) == []
-    assert markdown.leftovers(cell.source + "\n\n```{data-table} errors\n```\n")[0][1] == "the directive {data-table}"
+    assert (
+        markdown.leftovers(cell.source + "\n\n```{data-table} errors\n```\n")[0][1]
+        == "the directive {data-table}"
+    )

@@ -38,12 +38,22 @@ def test_when_cause_and_fix_sit_side_by_side_at_1280(browser, site_url: str) -> 
         cells = {c["label"]: c for c in card["cells"]}
         row = [cells[label] for label in SIDE_BY_SIDE]
         if max(c["value"] for c in row) - min(c["value"] for c in row) > 1:
-            problems.append(f"{card['symptom']}: values start at " + ", ".join(f"{c['value']:.0f}" for c in row))
+            problems.append(
+                f"{card['symptom']}: values start at " + ", ".join(f"{c['value']:.0f}" for c in row)
+            )
         if any(a["right"] > b["left"] + 1 for a, b in zip(row, row[1:])):
-            problems.append(f"{card['symptom']}: when, cause and fix overlap or are not in that order")
+            problems.append(
+                f"{card['symptom']}: when, cause and fix overlap or are not in that order"
+            )
         symptom, feature = cells["Symptom"], cells.get("Feature")
-        if symptom["top"] >= row[0]["top"] or feature and feature["top"] < max(c["top"] for c in row) + 1:
-            problems.append(f"{card['symptom']}: the symptom is not above the three, or the feature not below")
+        if (
+            symptom["top"] >= row[0]["top"]
+            or feature
+            and feature["top"] < max(c["top"] for c in row) + 1
+        ):
+            problems.append(
+                f"{card['symptom']}: the symptom is not above the three, or the feature not below"
+            )
     assert not problems, "\n".join(problems)
 
 

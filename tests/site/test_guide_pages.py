@@ -34,7 +34,11 @@ def _prose_words():
 
 def over_budget(counts: dict[str, int]) -> list[str]:
     """What breaks the word budget: each page over :data:`PAGE_WORDS`, a total not under :data:`TOTAL_WORDS`."""
-    problems = [f"{page}: {n} words (at most {PAGE_WORDS})" for page, n in sorted(counts.items()) if n > PAGE_WORDS]
+    problems = [
+        f"{page}: {n} words (at most {PAGE_WORDS})"
+        for page, n in sorted(counts.items())
+        if n > PAGE_WORDS
+    ]
     if sum(counts.values()) >= TOTAL_WORDS:
         problems.append(f"all pages: {sum(counts.values())} words (under {TOTAL_WORDS})")
     return problems
@@ -47,19 +51,27 @@ def _print_counts(counts: dict[str, int]) -> None:
     print(f"{'total':<{width}}  {sum(counts.values()):>6}")
 
 
-@pytest.mark.parametrize("first, others, expected", [
-    (1_300, 1_150, []),  # 1,300 + 9 x 1,150 = 11,650: within both budgets
-    (1_301, 1_150, ["index.html: 1301 words (at most 1300)"]),
-    (1_300, 1_200, ["all pages: 12100 words (under 12000)"]),
-], ids=["within", "a-page-over", "total-over"])
-def test_the_word_budget_catches_a_planted_site(tmp_path: Path, first: int, others: int,
-                                                 expected: list[str]) -> None:
+@pytest.mark.parametrize(
+    "first, others, expected",
+    [
+        (1_300, 1_150, []),  # 1,300 + 9 x 1,150 = 11,650: within both budgets
+        (1_301, 1_150, ["index.html: 1301 words (at most 1300)"]),
+        (1_300, 1_200, ["all pages: 12100 words (under 12000)"]),
+    ],
+    ids=["within", "a-page-over", "total-over"],
+)
+def test_the_word_budget_catches_a_planted_site(
+    tmp_path: Path, first: int, others: int, expected: list[str]
+) -> None:
     def page(words: int) -> str:
         # code, outputs and the status banner are not prose: 5,000 words of them count for nothing
-        return ("<html><body><article role='main'><details class='trtdocs-status'><summary>Executed in this"
-                " build</summary></details>" + f"<p>{'word ' * words}</p>"
-                + f"<div class='highlight'><pre>{'x ' * 2_000}</pre></div>"
-                + f"<div class='cell_output'>{'y ' * 3_000}</div></article></body></html>")
+        return (
+            "<html><body><article role='main'><details class='trtdocs-status'><summary>Executed in this"
+            " build</summary></details>"
+            + f"<p>{'word ' * words}</p>"
+            + f"<div class='highlight'><pre>{'x ' * 2_000}</pre></div>"
+            + f"<div class='cell_output'>{'y ' * 3_000}</div></article></body></html>"
+        )
 
     (tmp_path / "notebooks").mkdir()
     (tmp_path / "index.html").write_text(page(first), encoding="utf-8")
@@ -85,32 +97,52 @@ def version_note_problems(html: str) -> list[str]:
         code.replace_with("CODE")
     text = " ".join(article.get_text(" ").split())
     # nothing about the documented release itself, no feature id, one box style
-    found = [f"says {bad!r}" for bad in ("New in 2.14", "Since 2.14", "only in 2.14", "for feature ") if bad in text]
-    found += [f"an old-style note: {box.get('class')}" for box in article.select(".versionchanged, .trtdocs-feature-note")]
-    found += [f"a version note of another style: {box.get('class')}" for box in article.select(".trtdocs-version-note")
-              if "note" not in box.get("class", [])]
+    found = [
+        f"says {bad!r}"
+        for bad in ("New in 2.14", "Since 2.14", "only in 2.14", "for feature ")
+        if bad in text
+    ]
+    found += [
+        f"an old-style note: {box.get('class')}"
+        for box in article.select(".versionchanged, .trtdocs-feature-note")
+    ]
+    found += [
+        f"a version note of another style: {box.get('class')}"
+        for box in article.select(".trtdocs-version-note")
+        if "note" not in box.get("class", [])
+    ]
     if re.search(r"(?<![\w)\]])\(\s*\)", text):  # "works ()." where a note went; not "save()"
         found.append("empty parentheses where a note went")
     return found
 
 
 def test_the_version_note_check_catches_planted_notes() -> None:
-    good = ("<article role='main'><p>Call <code>save()</code>. Linux only.</p>"
-            "<div class='admonition note trtdocs-version-note'><p>Not in 2.14.</p></div></article>")
+    good = (
+        "<article role='main'><p>Call <code>save()</code>. Linux only.</p>"
+        "<div class='admonition note trtdocs-version-note'><p>Not in 2.14.</p></div></article>"
+    )
     assert version_note_problems(good) == []
-    bad = ("<article role='main'><p>Saving works (New in 2.14; Linux only in 2.14) for feature pte-save. It"
-           " loads ().</p><div class='versionchanged'>x</div><div class='trtdocs-version-note warning'>y</div>"
-           "</article>")
+    bad = (
+        "<article role='main'><p>Saving works (New in 2.14; Linux only in 2.14) for feature pte-save. It"
+        " loads ().</p><div class='versionchanged'>x</div><div class='trtdocs-version-note warning'>y</div>"
+        "</article>"
+    )
     assert version_note_problems(bad) == [
-        "says 'New in 2.14'", "says 'only in 2.14'", "says 'for feature '",
-        "an old-style note: ['versionchanged']", "a version note of another style: ['trtdocs-version-note', 'warning']",
-        "empty parentheses where a note went"]
+        "says 'New in 2.14'",
+        "says 'only in 2.14'",
+        "says 'for feature '",
+        "an old-style note: ['versionchanged']",
+        "a version note of another style: ['trtdocs-version-note', 'warning']",
+        "empty parentheses where a note went",
+    ]
 
 
 def test_one_style_of_version_note(built_site: Path) -> None:
     found = []
     for path in [built_site / "index.html", *sorted(built_site.glob("notebooks/*.html"))]:
-        found += [f"{path.name}: {p}" for p in version_note_problems(path.read_text(encoding="utf-8"))]
+        found += [
+            f"{path.name}: {p}" for p in version_note_problems(path.read_text(encoding="utf-8"))
+        ]
     assert not found, "\n".join(found)
 
 
@@ -139,14 +171,22 @@ def test_banner_follows_the_opening_text_and_stays_out_of_search(built_site: Pat
         children = [c for c in section.children if getattr(c, "name", None)]
         names = [c.name for c in children[:3]]
         banner = next(i for i, c in enumerate(children) if "trtdocs-status" in c.get("class", []))
-        assert children[0].name == "h1" and (banner == 1 or names[1] == "p" and banner == 2), (doc, names)
+        assert children[0].name == "h1" and (banner == 1 or names[1] == "p" and banner == 2), (
+            doc,
+            names,
+        )
     # the banner's words (the build machine's CPU) are in no notebook page's search entry
     index = (built_site / "searchindex.js").read_text(encoding="utf-8")
-    data = json.loads(index[index.index("(") + 1: index.rindex(")")])
-    ran = next(d for d, e in json.loads((built_site / "provenance.json").read_text())["notebooks"].items()
-               if e["status"] != "no code cells")  # a page with no code cells names no machine
+    data = json.loads(index[index.index("(") + 1 : index.rindex(")")])
+    ran = next(
+        d
+        for d, e in json.loads((built_site / "provenance.json").read_text())["notebooks"].items()
+        if e["status"] != "no code cells"
+    )  # a page with no code cells names no machine
     machine = soup(built_site / f"{ran}.html").select_one("details.trtdocs-status summary")
-    cpu = machine.get_text(" ", strip=True).split("\u00b7")[1].split()[0].lower()  # "AMD EPYC CPU" -> "amd"
+    cpu = (
+        machine.get_text(" ", strip=True).split("\u00b7")[1].split()[0].lower()
+    )  # "AMD EPYC CPU" -> "amd"
     for word in {cpu, "epyc", "xeon"}:
         docs = data["terms"].get(word, [])
         docs = [data["docnames"][i] for i in (docs if isinstance(docs, list) else [docs])]
@@ -169,7 +209,7 @@ def test_each_error_has_its_own_anchor_and_search_entry(built_site: Path) -> Non
     for row in rows:
         assert row.select_one("td a.headerlink")["href"] == f"#{row['id']}"
     index = (built_site / "searchindex.js").read_text(encoding="utf-8")
-    data = json.loads(index[index.index("(") + 1: index.rindex(")")])
+    data = json.loads(index[index.index("(") + 1 : index.rindex(")")])
     objects = {name for entries in data["objects"].values() for _, _, _, _, name in entries}
     assert "Error::OperatorMissing" in objects
 
@@ -178,7 +218,9 @@ def test_file_cells_show_as_their_files(built_site: Path) -> None:
     page = soup(built_site / "notebooks" / "run-cpp.html")
     files = page.select(".cell_input .trtdocs-cell-file")
     assert files, "no %%writefile cell shown as its file"
-    captions = [f.select_one(".code-block-caption .caption-text").get_text(" ", strip=True) for f in files]
+    captions = [
+        f.select_one(".code-block-caption .caption-text").get_text(" ", strip=True) for f in files
+    ]
     assert "main.cpp" in captions and "CMakeLists.txt" in captions
     for f in files + page.select(".cell_input .trtdocs-cell-shell"):
         code = f.select_one("pre").get_text()

@@ -12,9 +12,11 @@ from reader_site import main_content, notebook_docs
 from trtdocs.drift import resolved
 from trtdocs.features.validate import load as load_features
 
-OUTCOME = re.compile(r": (resolved to .+, (inside|outside) .+\.|resolved \(\d+ packages, none that a release "
-                     r"pins\)\.|resolved to .+, the C\+\+ package the build compiles against\.|resolved to .+; "
-                     r"nightly builds have no pins to check\.|not resolved: .+\.)$")
+OUTCOME = re.compile(
+    r": (resolved to .+, (inside|outside) .+\.|resolved \(\d+ packages, none that a release "
+    r"pins\)\.|resolved to .+, the C\+\+ package the build compiles against\.|resolved to .+; "
+    r"nightly builds have no pins to check\.|not resolved: .+\.)$"
+)
 
 
 def test_each_install_command_on_a_notebook_page_says_how_it_resolved(built_site: Path) -> None:
@@ -23,14 +25,23 @@ def test_each_install_command_on_a_notebook_page_says_how_it_resolved(built_site
     for doc in notebook_docs(built_site):
         shown = resolved.page_commands(ROOT / f"{doc}.md", ROOT, table)
         banner = main_content(built_site / f"{doc}.html").find(class_="trtdocs-status")
-        lead = next((p for p in banner.find_all("p") if p.get_text().startswith("Its install commands")), None)
+        lead = next(
+            (p for p in banner.find_all("p") if p.get_text().startswith("Its install commands")),
+            None,
+        )
         if not shown:
             assert lead is None, f"{doc}: a banner lists install commands the page does not show"
             continue
-        assert lead is not None, f"{doc}: {len(shown)} install commands, and the banner says nothing of them"
-        items = [" ".join(li.get_text().split()) for li in lead.find_next_sibling("ul").find_all("li")]
+        assert lead is not None, (
+            f"{doc}: {len(shown)} install commands, and the banner says nothing of them"
+        )
+        items = [
+            " ".join(li.get_text().split()) for li in lead.find_next_sibling("ul").find_all("li")
+        ]
         assert [i.split(": ", 1)[0] for i in items] == [s.label for s in shown], (doc, items)
         for item in items:
             assert OUTCOME.search(item), f"{doc}: {item}"
         checked += len(items)
-    assert checked >= 11  # install's eight commands (pip and uv, Linux and Windows), run-cpp's three
+    assert (
+        checked >= 11
+    )  # install's eight commands (pip and uv, Linux and Windows), run-cpp's three

@@ -28,7 +28,9 @@ PHONE = {"width": 390, "height": 844}
 # Pages that teach a task: they open with the code a reader copies. The overview
 # explains, troubleshooting is a reference table, the landing page's quick start counts.
 NOT_TASKS = frozenset({"notebooks/overview", "notebooks/troubleshooting"})
-MAINTAINER_DOCS = frozenset({"docs/building", "docs/build-report"})  # conf.py's trtdocs_maintainer_docs
+MAINTAINER_DOCS = frozenset(
+    {"docs/building", "docs/build-report"}
+)  # conf.py's trtdocs_maintainer_docs
 BANNER_WORDS = (*banner.TITLES.values(), *banner.EARLIER.values())  # the status banner's titles
 
 # -- the checks: JavaScript run on a page, each returning its problems --------------------------
@@ -189,44 +191,69 @@ def _guide(built_site: Path) -> list[str]:
 
 # -- each check catches a planted page -------------------------------------------------------------
 
+
 def test_the_checks_catch_planted_pages(phone) -> None:
     pg = phone
-    pg.set_content("<article><p style='height:1200px'>Long text.</p><div class='highlight'><pre>x</pre></div>"
-                   "<div class='table-wrapper' style='overflow-x:auto'><table><tr>"
-                   + "<td style='white-space:nowrap'>a wide column of words</td>" * 6 + "</tr></table></div>"
-                   "<table><tr><td style='width:60px'><code><span class='pre' style='white-space:normal;"
-                   "word-break:break-all'>backend_config_of_the_program</span> format=\u201dexecutorch\u201d</code>"
-                   "</td></tr></table><div class='highlight'><pre>%%writefile main.cpp\nint x;\n"
-                   "# drift: fragment</pre></div></article>")
+    pg.set_content(
+        "<article><p style='height:1200px'>Long text.</p><div class='highlight'><pre>x</pre></div>"
+        "<div class='table-wrapper' style='overflow-x:auto'><table><tr>"
+        + "<td style='white-space:nowrap'>a wide column of words</td>"
+        * 6
+        + "</tr></table></div>"
+        "<table><tr><td style='width:60px'><code><span class='pre' style='white-space:normal;"
+        "word-break:break-all'>backend_config_of_the_program</span> format=\u201dexecutorch\u201d</code>"
+        "</td></tr></table><div class='highlight'><pre>%%writefile main.cpp\nint x;\n"
+        "# drift: fragment</pre></div></article>"
+    )
     assert pg.evaluate(FIRST_CODE) > PHONE["height"]
     assert any("off a 390 px screen" in p for p in pg.evaluate(COLUMNS_OFF_SCREEN))
     assert pg.evaluate(STACK_LABELS) == []  # no stacked table yet
-    pg.add_script_tag(content="document.querySelector('article').insertAdjacentHTML('beforeend', "
-                      "'<table class=\"trtdocs-stack trtdocs-stacked\"><tr><td data-label=\"Symptom\">x</td>"
-                      "<td data-label=\"Fix\">y</td></tr></table>')")
-    assert pg.evaluate(STACK_LABELS) == ['trtdocs-stack trtdocs-stacked: the label "Fix" is not shown']
-    pg.add_style_tag(content="table.trtdocs-stacked td:not(:first-child)::before { content: attr(data-label) }")
+    pg.add_script_tag(
+        content="document.querySelector('article').insertAdjacentHTML('beforeend', "
+        '\'<table class="trtdocs-stack trtdocs-stacked"><tr><td data-label="Symptom">x</td>'
+        '<td data-label="Fix">y</td></tr></table>\')'
+    )
+    assert pg.evaluate(STACK_LABELS) == [
+        'trtdocs-stack trtdocs-stacked: the label "Fix" is not shown'
+    ]
+    pg.add_style_tag(
+        content="table.trtdocs-stacked td:not(:first-child)::before { content: attr(data-label) }"
+    )
     assert pg.evaluate(STACK_LABELS) == []
     found = pg.evaluate(CODE_IN_TABLES)
-    assert any(p.startswith("curly quote") for p in found) and any(p.startswith("name broken") for p in found)
+    assert any(p.startswith("curly quote") for p in found) and any(
+        p.startswith("name broken") for p in found
+    )
     assert pg.evaluate(COPIED_MACHINERY) == ["%%writefile main.cpp", "# drift: fragment"]
-    pg.evaluate("document.querySelector('article').insertAdjacentHTML('afterbegin', '<h1 style=\"font-size:"
-                "80px; overflow-wrap:anywhere\">Troubleshooting <code>x</code></h1>')")
-    assert pg.evaluate(BROKEN_HEADING_WORDS) == ['H1: "Troubleshooting" broken across 3 lines']  # 80 px letters
-    pg.set_content("<body style='background:#131416'><article><svg><g class='node'><text fill='black'>engine"
-                   "</text></g><text fill='#111'>label</text></svg></article></body>")
+    pg.evaluate(
+        "document.querySelector('article').insertAdjacentHTML('afterbegin', '<h1 style=\"font-size:"
+        "80px; overflow-wrap:anywhere\">Troubleshooting <code>x</code></h1>')"
+    )
+    assert pg.evaluate(BROKEN_HEADING_WORDS) == [
+        'H1: "Troubleshooting" broken across 3 lines'
+    ]  # 80 px letters
+    pg.set_content(
+        "<body style='background:#131416'><article><svg><g class='node'><text fill='black'>engine"
+        "</text></g><text fill='#111'>label</text></svg></article></body>"
+    )
     assert len(pg.evaluate(DIAGRAM_CONTRAST, 4.5)) == 2
-    pg.set_content("<article><div class='trtdocs-diagram'><svg width='300' height='60'><text y='20' font-size='6'>"
-                   "tiny</text><text y='50' font-size='14'>large</text></svg></div></article>")
+    pg.set_content(
+        "<article><div class='trtdocs-diagram'><svg width='300' height='60'><text y='20' font-size='6'>"
+        "tiny</text><text y='50' font-size='14'>large</text></svg></div></article>"
+    )
     assert [p.split(":")[0] for p in pg.evaluate(DIAGRAM_TEXT_SIZE, MIN_DIAGRAM_TEXT)] == ['"tiny"']
     # and a page that keeps every rule passes each check
-    pg.set_content("<body style='background:#131416'><article><div class='highlight'><pre>import torch</pre></div>"
-                   "<div class='table-wrapper' style='overflow-x:auto'><table><tr>"
-                   + "<td>a column</td>" * 3 + "</tr></table></div><table><tr><td><code><span class='pre'"
-                   " style='white-space:nowrap'>backend_config</span> <span class='pre'>format=\"executorch\"</span>"
-                   "</code></td></tr></table><div class='highlight'><pre>int main() {}</pre></div>"
-                   "<svg><g class='node'><polygon fill='#1d3b2a' points='0,0 9,0 9,9'/><text fill='#e6edf3'>engine"
-                   "</text></g><text fill='#e6edf3'>label</text></svg></article></body>")
+    pg.set_content(
+        "<body style='background:#131416'><article><div class='highlight'><pre>import torch</pre></div>"
+        "<div class='table-wrapper' style='overflow-x:auto'><table><tr>"
+        + "<td>a column</td>"
+        * 3
+        + "</tr></table></div><table><tr><td><code><span class='pre'"
+        " style='white-space:nowrap'>backend_config</span> <span class='pre'>format=\"executorch\"</span>"
+        "</code></td></tr></table><div class='highlight'><pre>int main() {}</pre></div>"
+        "<svg><g class='node'><polygon fill='#1d3b2a' points='0,0 9,0 9,9'/><text fill='#e6edf3'>engine"
+        "</text></g><text fill='#e6edf3'>label</text></svg></article></body>"
+    )
     assert pg.evaluate(FIRST_CODE) < PHONE["height"]
     assert pg.evaluate(COLUMNS_OFF_SCREEN) == [] and pg.evaluate(CODE_IN_TABLES) == []
     assert pg.evaluate(COPIED_MACHINERY) == [] and pg.evaluate(DIAGRAM_CONTRAST, 4.5) == []
@@ -234,7 +261,10 @@ def test_the_checks_catch_planted_pages(phone) -> None:
 
 # -- the site ------------------------------------------------------------------------------------
 
-def test_the_first_code_of_each_task_page_is_on_the_first_screen(desktop, built_site: Path, site_url: str) -> None:
+
+def test_the_first_code_of_each_task_page_is_on_the_first_screen(
+    desktop, built_site: Path, site_url: str
+) -> None:
     late = []
     for doc in _guide(built_site):
         if doc in NOT_TASKS:
@@ -250,19 +280,29 @@ def test_the_first_code_of_each_task_page_is_on_the_first_screen(desktop, built_
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
-def test_no_table_column_or_title_word_is_off_screen(browser, viewport: dict, built_site: Path, site_url: str) -> None:
+def test_no_table_column_or_title_word_is_off_screen(
+    browser, viewport: dict, built_site: Path, site_url: str
+) -> None:
     problems = []
     with _page(browser, viewport) as pg:
         for path in pages(built_site):
             rel = path.relative_to(built_site).as_posix()
             visit(pg, site_url + rel)
-            problems += [f"{rel}: {p}" for p in pg.evaluate(COLUMNS_OFF_SCREEN) + pg.evaluate(STACK_LABELS)]
-            if rel.removesuffix(".html") in _guide(built_site):  # the API reference's module names are longer
+            problems += [
+                f"{rel}: {p}" for p in pg.evaluate(COLUMNS_OFF_SCREEN) + pg.evaluate(STACK_LABELS)
+            ]
+            if rel.removesuffix(".html") in _guide(
+                built_site
+            ):  # the API reference's module names are longer
                 problems += [f"{rel}: {p}" for p in pg.evaluate(BROKEN_HEADING_WORDS)]
             if viewport is PHONE:  # on a phone every wide table is blocks (trtdocs-tables.js ran)
-                problems += [f"{rel}: {c} is a table on a phone" for c in pg.evaluate(
-                    "[...document.querySelectorAll('article table.trtdocs-stack:not(.trtdocs-stacked)')]"
-                    ".map(t => t.className)")]
+                problems += [
+                    f"{rel}: {c} is a table on a phone"
+                    for c in pg.evaluate(
+                        "[...document.querySelectorAll('article table.trtdocs-stack:not(.trtdocs-stacked)')]"
+                        ".map(t => t.className)"
+                    )
+                ]
         width = viewport["width"]
         visit(pg, site_url + "notebooks/troubleshooting.html#error-operator-missing")
         shot(pg, f"errors-{width}")
@@ -302,13 +342,20 @@ def test_copy_buttons_copy_no_machinery(desktop, built_site: Path, site_url: str
 
 
 def test_diagrams_are_legible_in_dark_mode(dark, browser, built_site: Path, site_url: str) -> None:
-    with_diagrams = [p for p in pages(built_site) if "trtdocs-diagram" in p.read_text(encoding="utf-8")]
+    with_diagrams = [
+        p for p in pages(built_site) if "trtdocs-diagram" in p.read_text(encoding="utf-8")
+    ]
     assert with_diagrams
     problems = []
     for path in with_diagrams:
         rel = path.relative_to(built_site).as_posix()
         visit(dark, site_url + rel)
-        assert dark.evaluate("document.querySelectorAll('article object[type=\"image/svg+xml\"]').length") == 0, rel
+        assert (
+            dark.evaluate(
+                "document.querySelectorAll('article object[type=\"image/svg+xml\"]').length"
+            )
+            == 0
+        ), rel
         problems += [f"{rel} (dark): {p}" for p in dark.evaluate(DIAGRAM_CONTRAST, 4.5)]
     with _page(browser, DESKTOP, "light") as light:
         for path in with_diagrams:
@@ -317,7 +364,10 @@ def test_diagrams_are_legible_in_dark_mode(dark, browser, built_site: Path, site
             problems += [f"{rel} (light): {p}" for p in light.evaluate(DIAGRAM_CONTRAST, 4.5)]
             # a guide page's diagram reads at 1280 px; on a phone a tap opens it full size (below)
             if rel.removesuffix(".html") in _guide(built_site):
-                problems += [f"{rel} (1280 px): {p}" for p in light.evaluate(DIAGRAM_TEXT_SIZE, MIN_DIAGRAM_TEXT)]
+                problems += [
+                    f"{rel} (1280 px): {p}"
+                    for p in light.evaluate(DIAGRAM_TEXT_SIZE, MIN_DIAGRAM_TEXT)
+                ]
     visit(dark, site_url + "notebooks/cuda-backend.html")
     dark.locator("div.trtdocs-diagram").first.scroll_into_view_if_needed()
     shot(dark, "diagram-dark")
@@ -342,10 +392,14 @@ def _search(pg, site_url: str, query: str) -> list[tuple[str, str]]:
     return results
 
 
-def test_search_ranks_maintainer_pages_last_and_snippets_start_with_text(desktop, site_url: str) -> None:
+def test_search_ranks_maintainer_pages_last_and_snippets_start_with_text(
+    desktop, site_url: str
+) -> None:
     results = _search(desktop, site_url, "cache")
     docs = [d.split("#")[0] for d, _ in results]
-    assert any(d in MAINTAINER_DOCS for d in docs) and any(d.startswith("notebooks/") for d in docs), docs
+    assert any(d in MAINTAINER_DOCS for d in docs) and any(
+        d.startswith("notebooks/") for d in docs
+    ), docs
     last_guide = max(i for i, d in enumerate(docs) if d not in MAINTAINER_DOCS)
     first_maintainer = min(i for i, d in enumerate(docs) if d in MAINTAINER_DOCS)
     assert first_maintainer > last_guide, docs

@@ -24,13 +24,20 @@ CARDS = """t => [...t.querySelectorAll(':scope > tbody > tr')].map(tr => {
 
 def matrix_card_problems(pg) -> list[str]:  # noqa: ANN001 -- a Playwright page
     problems = []
-    for card in pg.locator("article table.trtdocs-support-matrix.trtdocs-stacked").first.evaluate(CARDS):
+    for card in pg.locator("article table.trtdocs-support-matrix.trtdocs-stacked").first.evaluate(
+        CARDS
+    ):
         tops = [c["top"] for c in card["cells"]]
         if tops and max(tops) - min(tops) > 1:
-            problems.append(f"{card['feature']}: the releases' values start at "
-                            + ", ".join(f"{c['label']} {c['top']:.0f}" for c in card["cells"]))
-        problems += [f"{card['feature']}: {c['label']}'s value runs {c['right'] - c['edge']:.0f} px past its column"
-                     for c in card["cells"] if c["right"] > c["edge"] + 1]
+            problems.append(
+                f"{card['feature']}: the releases' values start at "
+                + ", ".join(f"{c['label']} {c['top']:.0f}" for c in card["cells"])
+            )
+        problems += [
+            f"{card['feature']}: {c['label']}'s value runs {c['right'] - c['edge']:.0f} px past its column"
+            for c in card["cells"]
+            if c["right"] > c["edge"] + 1
+        ]
     return problems
 
 
@@ -39,8 +46,12 @@ def test_matrix_cards_line_up_on_a_phone(browser, site_url: str, scheme: str) ->
     context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
     pg = context.new_page()
     visit(pg, site_url + "docs/support-matrix.html")
-    assert pg.locator("article table.trtdocs-support-matrix.trtdocs-stacked").count() == 1, "the matrix is not stacked"
-    pg.locator("article table.trtdocs-support-matrix tbody > tr").nth(1).scroll_into_view_if_needed()
+    assert pg.locator("article table.trtdocs-support-matrix.trtdocs-stacked").count() == 1, (
+        "the matrix is not stacked"
+    )
+    pg.locator("article table.trtdocs-support-matrix tbody > tr").nth(
+        1
+    ).scroll_into_view_if_needed()
     shot(pg, f"support-matrix-cards-390-{scheme}")
     problems = matrix_card_problems(pg)
     context.close()

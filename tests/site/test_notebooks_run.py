@@ -20,7 +20,15 @@ import jupytext
 import nbformat
 import pytest
 from paths import ROOT
-from reader_run import RUNS_HERE, ReaderRun, execute, notebook_sources, outputs, provenance, reading_docs
+from reader_run import (
+    RUNS_HERE,
+    ReaderRun,
+    execute,
+    notebook_sources,
+    outputs,
+    provenance,
+    reading_docs,
+)
 from reader_site import notebook_docs
 
 from trtdocs.features.validate import load as load_features
@@ -34,7 +42,9 @@ DOCS = [str(p.relative_to(ROOT).with_suffix("")) for p in notebook_sources()]
 def _entry(built_site: Path, doc: str) -> dict:
     entry = provenance(built_site)["notebooks"][doc]
     if entry["status"] not in RUNS_HERE:
-        why = entry.get("reason") or ("nothing to run" if entry["status"] == "no code cells" else "a record")
+        why = entry.get("reason") or (
+            "nothing to run" if entry["status"] == "no code cells" else "a record"
+        )
         pytest.skip(f"{doc}: {entry['status']} on this machine ({why})")
     return entry
 
@@ -51,8 +61,9 @@ def test_the_download_holds_what_jupyter_reads(built_site: Path, doc: str) -> No
     the download is running the notebook in Jupyter."""
     download = nbformat.read(built_site / f"{doc}.ipynb", as_version=4)
     jupyter = jupytext.read(ROOT / f"{doc}.md")
-    assert [c.source for c in download.cells if c.cell_type == "code"] == \
-        [c.source for c in jupyter.cells if c.cell_type == "code"], f"{doc}: the download's code differs"
+    assert [c.source for c in download.cells if c.cell_type == "code"] == [
+        c.source for c in jupyter.cells if c.cell_type == "code"
+    ], f"{doc}: the download's code differs"
 
 
 @pytest.mark.parametrize("doc", DOCS)
@@ -61,19 +72,30 @@ def test_gating_outside_sphinx_skips_what_the_build_skipped(built_site: Path, do
     features table, same skip-execution tags."""
     entry = _entry(built_site, doc)
     built_skips = {s["cell"] for s in entry["cells_not_executed"]}
-    probe = Environment.from_json(json.loads((built_site.parent / "trtdocs" / "environment.json").read_text()))
+    probe = Environment.from_json(
+        json.loads((built_site.parent / "trtdocs" / "environment.json").read_text())
+    )
     table = load_features(ROOT / "docs" / "features.toml")
     context = gating_plan.BuildContext(
-        environment=probe, features=table.requirement,
-        disabled=frozenset(filter(None, (s.strip() for s in os.environ.get("TRTDOCS_DISABLE", "").split(",")))),
-        record_dir=ROOT / "notebooks" / "_recorded", import_roots=(ROOT / "notebooks",), srcdir=ROOT)
+        environment=probe,
+        features=table.requirement,
+        disabled=frozenset(
+            filter(None, (s.strip() for s in os.environ.get("TRTDOCS_DISABLE", "").split(",")))
+        ),
+        record_dir=ROOT / "notebooks" / "_recorded",
+        import_roots=(ROOT / "notebooks",),
+        srcdir=ROOT,
+    )
     plan = gating.gate(jupytext.read(ROOT / f"{doc}.md"), context, doc)
-    assert {s.number for s in plan.skipped} == built_skips, \
+    assert {s.number for s in plan.skipped} == built_skips, (
         f"{doc}: gating outside Sphinx skips {[s.number for s in plan.skipped]}, the build skipped {sorted(built_skips)}"
+    )
 
 
 @pytest.mark.parametrize("doc", DOCS)
-def test_the_download_runs_as_a_reader_runs_it(built_site: Path, reader_run: ReaderRun, doc: str) -> None:
+def test_the_download_runs_as_a_reader_runs_it(
+    built_site: Path, reader_run: ReaderRun, doc: str
+) -> None:
     entry = _entry(built_site, doc)
     assert not reader_run.folder.is_relative_to(ROOT)
     skipped = {s["cell"] for s in entry["cells_not_executed"]}
@@ -84,8 +106,9 @@ def test_the_download_runs_as_a_reader_runs_it(built_site: Path, reader_run: Rea
     assert len(ours) == len(theirs) == entry["code_cells"]
     for number, (mine, built) in enumerate(zip(ours, theirs), start=1):
         assert (number in skipped) == (mine.execution_count is None), f"{doc} cell {number}"
-        assert outputs(mine) == outputs(built), \
+        assert outputs(mine) == outputs(built), (
             f"{doc} cell {number}: run from the download, in reading order, its outputs differ from the site's"
+        )
 
 
 def test_the_run_is_in_reading_order_in_one_folder(built_site: Path, reader_run: ReaderRun) -> None:
@@ -97,7 +120,9 @@ def test_the_run_is_in_reading_order_in_one_folder(built_site: Path, reader_run:
     assert reader_run.order == [d for d in toc if d in reading_docs(built_site)]
     for doc in reader_run.order:
         reader_run.done[doc].exception()  # wait for the whole run
-    assert (reader_run.folder / "programs").is_dir(), sorted(p.name for p in reader_run.folder.iterdir())
+    assert (reader_run.folder / "programs").is_dir(), sorted(
+        p.name for p in reader_run.folder.iterdir()
+    )
 
 
 def test_a_kernel_of_the_run_does_not_see_the_site_package(tmp_path: Path) -> None:
@@ -106,6 +131,10 @@ def test_a_kernel_of_the_run_does_not_see_the_site_package(tmp_path: Path) -> No
     import trtdocs  # noqa: F401
 
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import trtdocs")])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     with pytest.raises(Exception, match="ModuleNotFoundError"):
         execute(nb, tmp_path, timeout=120)

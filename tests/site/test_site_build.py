@@ -22,10 +22,20 @@ def test_every_notebook_is_in_provenance(built_site: Path) -> None:
     data = json.loads((built_site / "provenance.json").read_text())
     assert sorted(data["notebooks"]) == sorted(_docname(p) for p in NOTEBOOKS)
     for doc, entry in data["notebooks"].items():
-        assert entry["status"] in {"executed", "partly executed", "recorded", "not executed", "no code cells"}, doc
+        assert entry["status"] in {
+            "executed",
+            "partly executed",
+            "recorded",
+            "not executed",
+            "no code cells",
+        }, doc
         if entry["status"] == "no code cells":
             # nothing ran: no run of another page (the cache matches any page with none)
-            assert entry["code_cells"] == 0 and "executed_at" not in entry and "duration_s" not in entry, doc
+            assert (
+                entry["code_cells"] == 0
+                and "executed_at" not in entry
+                and "duration_s" not in entry
+            ), doc
         elif entry["status"] != "executed":
             assert entry["reason"] or entry["status"] == "recorded", doc
 

@@ -14,6 +14,11 @@ from reader_site import pages
 def test_every_page_is_valid_html(built_site: Path) -> None:
     checked = pages(built_site)
     assert checked, f"no pages in {built_site}"
-    found = [str(p) for page in checked for p in problems(page.read_bytes(), str(page.relative_to(built_site)))]
-    assert not found, f"{len(found)} problems in the HTML of {len(checked)} pages:\n" + "\n".join(found)
-
+    found = [
+        str(p)
+        for page in checked
+        for p in problems(page.read_bytes(), str(page.relative_to(built_site)))
+    ]
+    assert not found, f"{len(found)} problems in the HTML of {len(checked)} pages:\n" + "\n".join(
+        found
+    )

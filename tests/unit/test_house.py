@@ -19,8 +19,18 @@ LINE_BUDGET = 400
 # Modules over the budget, each with the reason it may be; the test fails once one fits.
 OVER_BUDGET: Mapping[str, str] = {}
 # The parts conf.py lists (each a Sphinx extension).
-PARTS = ("trtdocs.notebooks", "trtdocs.output", "trtdocs.features", "trtdocs.api", "trtdocs.datatables",
-         "trtdocs.benchresults", "trtdocs.failures", "trtdocs.site", "trtdocs.drift", "trtdocs.llms")
+PARTS = (
+    "trtdocs.notebooks",
+    "trtdocs.output",
+    "trtdocs.features",
+    "trtdocs.api",
+    "trtdocs.datatables",
+    "trtdocs.benchresults",
+    "trtdocs.failures",
+    "trtdocs.site",
+    "trtdocs.drift",
+    "trtdocs.llms",
+)
 
 
 def modules(package: Path = PACKAGE) -> dict[str, Path]:
@@ -59,7 +69,9 @@ def imports(name: str, path: Path, source: str | None = None) -> Iterator[tuple[
                 yield target, alias.name, node.lineno
 
 
-def graph(mods: Mapping[str, Path], sources: Mapping[str, str] | None = None) -> dict[str, set[str]]:
+def graph(
+    mods: Mapping[str, Path], sources: Mapping[str, str] | None = None
+) -> dict[str, set[str]]:
     """Module -> the package's modules it imports at module level."""
     edges: dict[str, set[str]] = {m: set() for m in mods}
     for name, path in mods.items():
@@ -119,8 +131,13 @@ def private_uses(mods: Mapping[str, Path], sources: Mapping[str, str] | None = N
             elif not member and target in mods:
                 bound[target.split(".")[0]] = target
         for node in ast.walk(ast.parse(source)):
-            if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
-                    and isinstance(node.value, ast.Name) and node.value.id in bound):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and isinstance(node.value, ast.Name)
+                and node.value.id in bound
+            ):
                 out.append(f"{name}:{node.lineno}: reads {bound[node.value.id]}.{node.attr}")
     return out
 
@@ -129,9 +146,13 @@ def private_uses(mods: Mapping[str, Path], sources: Mapping[str, str] | None = N
 
 
 def test_no_module_over_the_line_budget() -> None:
-    sizes = {str(p.relative_to(PACKAGE)): len(p.read_text(encoding="utf-8").splitlines())
-             for p in modules().values()}
-    over = sorted(f"{m}: {n} lines" for m, n in sizes.items() if n > LINE_BUDGET and m not in OVER_BUDGET)
+    sizes = {
+        str(p.relative_to(PACKAGE)): len(p.read_text(encoding="utf-8").splitlines())
+        for p in modules().values()
+    }
+    over = sorted(
+        f"{m}: {n} lines" for m, n in sizes.items() if n > LINE_BUDGET and m not in OVER_BUDGET
+    )
     assert not over, f"over {LINE_BUDGET} lines: {over}"
     fits = sorted(m for m in OVER_BUDGET if sizes.get(m, 0) <= LINE_BUDGET)
     assert not fits, f"{fits} fit the budget now: take them out of OVER_BUDGET"
@@ -148,10 +169,20 @@ def test_no_module_reads_another_modules_private_names() -> None:
 def test_the_pure_layers_import_no_sphinx() -> None:
     """The models, validators and decisions test without Sphinx: they import no
     Sphinx or docutils, directly or through the package."""
-    pure = ["trtdocs.vocab", "trtdocs.features.model", "trtdocs.features.validate", "trtdocs.api.model",
-            "trtdocs.api.index", "trtdocs.api.uses", "trtdocs.api.data", "trtdocs.notebooks.plan",
-            "trtdocs.notebooks.gating", "trtdocs.notebooks.requirements", "trtdocs.notebooks.recorded",
-            "trtdocs.notebooks.integrity"]
+    pure = [
+        "trtdocs.vocab",
+        "trtdocs.features.model",
+        "trtdocs.features.validate",
+        "trtdocs.api.model",
+        "trtdocs.api.index",
+        "trtdocs.api.uses",
+        "trtdocs.api.data",
+        "trtdocs.notebooks.plan",
+        "trtdocs.notebooks.gating",
+        "trtdocs.notebooks.requirements",
+        "trtdocs.notebooks.recorded",
+        "trtdocs.notebooks.integrity",
+    ]
     mods = modules()
     edges = graph(mods)
     for start in pure:
@@ -163,7 +194,11 @@ def test_the_pure_layers_import_no_sphinx() -> None:
             seen.add(name)
             todo += edges[name]
             third = {t.split(".")[0] for t, _, _ in imports(name, mods[name])}
-            assert not third & {"sphinx", "docutils", "myst_nb", "myst_parser"}, (start, name, third)
+            assert not third & {"sphinx", "docutils", "myst_nb", "myst_parser"}, (
+                start,
+                name,
+                third,
+            )
 
 
 class _App:
@@ -180,12 +215,28 @@ class _App:
         return lambda *args, **kwargs: self.calls.append(name)
 
 
-@pytest.mark.parametrize("part", [*PARTS, "trtdocs", "trtdocs.config", "trtdocs.state", "trtdocs.output.folding",
-                                  "trtdocs.output.streams", "trtdocs.output.lognoise", "trtdocs.output.tracebacks",
-                                  "trtdocs.output.buildpaths", "trtdocs.output.cellmagic",
-                                  "trtdocs.output.cellinclude"])
-def test_every_part_declares_its_parallel_safety(part: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("EXECUTORCH_CXX_PREFIX", "/nonexistent")  # notebooks' setup() exports it otherwise
+@pytest.mark.parametrize(
+    "part",
+    [
+        *PARTS,
+        "trtdocs",
+        "trtdocs.config",
+        "trtdocs.state",
+        "trtdocs.output.folding",
+        "trtdocs.output.streams",
+        "trtdocs.output.lognoise",
+        "trtdocs.output.tracebacks",
+        "trtdocs.output.buildpaths",
+        "trtdocs.output.cellmagic",
+        "trtdocs.output.cellinclude",
+    ],
+)
+def test_every_part_declares_its_parallel_safety(
+    part: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(
+        "EXECUTORCH_CXX_PREFIX", "/nonexistent"
+    )  # notebooks' setup() exports it otherwise
     metadata = importlib.import_module(part).setup(_App())
     assert metadata["parallel_read_safe"] is True and metadata["parallel_write_safe"] is True, part
 
@@ -194,8 +245,11 @@ def test_conf_py_lists_the_parts_it_uses() -> None:
     text = (ROOT / "conf.py").read_text(encoding="utf-8")
     assert len(text.splitlines()) < 150
     tree = ast.parse(text)
-    listed = next(ast.literal_eval(n.value) for n in tree.body
-                  if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "extensions")
+    listed = next(
+        ast.literal_eval(n.value)
+        for n in tree.body
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "extensions"
+    )
     assert [e for e in listed if e.startswith("trtdocs")] == list(PARTS)
     assert "PYTHONPATH" not in text  # the notebooks' kernels never import the extension
 
@@ -211,20 +265,44 @@ def _planted(tmp_path: Path, files: Mapping[str, str]) -> dict[str, Path]:
 
 
 def test_a_planted_circle_is_found(tmp_path: Path) -> None:
-    mods = _planted(tmp_path, {"__init__.py": "", "a/__init__.py": "", "a/one.py": "from ..b import two\n",
-                               "b/__init__.py": "", "b/two.py": "from typing import TYPE_CHECKING\n"
-                               "if TYPE_CHECKING:\n    from ..a.one import X\n", "c.py": "from .a import one\n"})
+    mods = _planted(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "a/__init__.py": "",
+            "a/one.py": "from ..b import two\n",
+            "b/__init__.py": "",
+            "b/two.py": "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from ..a.one import X\n",
+            "c.py": "from .a import one\n",
+        },
+    )
     assert circles(graph(mods)) == [["trtdocs.a.one", "trtdocs.b.two"]]
 
 
 def test_a_lazy_import_in_a_function_is_no_circle(tmp_path: Path) -> None:
-    mods = _planted(tmp_path, {"__init__.py": "def setup(app):\n    from .b import x\n", "b.py": "from . import c\n",
-                               "c.py": "import trtdocs\n"})
+    mods = _planted(
+        tmp_path,
+        {
+            "__init__.py": "def setup(app):\n    from .b import x\n",
+            "b.py": "from . import c\n",
+            "c.py": "import trtdocs\n",
+        },
+    )
     assert circles(graph(mods)) == []
 
 
 def test_planted_private_uses_are_found(tmp_path: Path) -> None:
-    mods = _planted(tmp_path, {"__init__.py": "", "a.py": "def _helper(): pass\n",
-                               "b.py": "from .a import _helper\n",
-                               "c.py": "from . import a\nx = a._helper()\ny = a.__name__\n"})
-    assert private_uses(mods) == ["trtdocs.b:1: imports trtdocs.a._helper", "trtdocs.c:2: reads trtdocs.a._helper"]
+    mods = _planted(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "a.py": "def _helper(): pass\n",
+            "b.py": "from .a import _helper\n",
+            "c.py": "from . import a\nx = a._helper()\ny = a.__name__\n",
+        },
+    )
+    assert private_uses(mods) == [
+        "trtdocs.b:1: imports trtdocs.a._helper",
+        "trtdocs.c:2: reads trtdocs.a._helper",
+    ]

@@ -13,8 +13,11 @@ TESTS = ROOT / "tests"
 
 def stray_test_files(tests: Path) -> list[str]:
     """Test files pytest would not collect: outside every tier folder."""
-    return sorted(p.relative_to(tests).as_posix() for p in tests.rglob("test_*.py")
-                  if p.relative_to(tests).parts[0] not in TIERS)
+    return sorted(
+        p.relative_to(tests).as_posix()
+        for p in tests.rglob("test_*.py")
+        if p.relative_to(tests).parts[0] not in TIERS
+    )
 
 
 def test_testpaths_are_the_tiers_in_order() -> None:
@@ -24,7 +27,10 @@ def test_testpaths_are_the_tiers_in_order() -> None:
 
 def test_every_test_file_is_in_a_tier() -> None:
     assert not stray_test_files(TESTS), (
-        "test files outside tests/{" + ",".join(TIERS) + "} are never collected: move them into a tier")
+        "test files outside tests/{"
+        + ",".join(TIERS)
+        + "} are never collected: move them into a tier"
+    )
 
 
 def test_a_planted_stray_file_is_found(tmp_path: Path) -> None:

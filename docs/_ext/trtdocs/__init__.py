@@ -31,8 +31,16 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-PARTS = ("trtdocs.features", "trtdocs.notebooks", "trtdocs.output", "trtdocs.api", "trtdocs.datatables",
-         "trtdocs.benchresults", "trtdocs.failures", "trtdocs.site")
+PARTS = (
+    "trtdocs.features",
+    "trtdocs.notebooks",
+    "trtdocs.output",
+    "trtdocs.api",
+    "trtdocs.datatables",
+    "trtdocs.benchresults",
+    "trtdocs.failures",
+    "trtdocs.site",
+)
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

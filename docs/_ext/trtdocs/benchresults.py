@@ -16,8 +16,17 @@ from typing import Any
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-HEADER = ("Scenario", "Notebooks executed", "Median (s)", "Min (s)", "Max (s)", "Runs", "Target", "Verdict",
-          "Load at start")
+HEADER = (
+    "Scenario",
+    "Notebooks executed",
+    "Median (s)",
+    "Min (s)",
+    "Max (s)",
+    "Runs",
+    "Target",
+    "Verdict",
+    "Load at start",
+)
 
 
 def _seconds(value: Any) -> str:
@@ -37,16 +46,37 @@ def table_rows(data: dict[str, Any]) -> list[tuple[str, ...]]:
         counts = list(dict.fromkeys(len(e) for e in row.get("executed") or []))
         # the machine is shared: its 1-minute load average when each run of the scenario started
         load = ", ".join(f"{x:.1f}" for x in row.get("load_1m") or [] if x is not None)
-        out.append((label, ", ".join(map(str, counts)), _seconds(row.get("median_s")), _seconds(row.get("min_s")),
-                    _seconds(row.get("max_s")), str(row.get("runs", "")), target.get("rule", ""),
-                    target.get("verdict", ""), load))
+        out.append(
+            (
+                label,
+                ", ".join(map(str, counts)),
+                _seconds(row.get("median_s")),
+                _seconds(row.get("min_s")),
+                _seconds(row.get("max_s")),
+                str(row.get("runs", "")),
+                target.get("rule", ""),
+                target.get("verdict", ""),
+                load,
+            )
+        )
     return out
 
 
 # What benchmarks/build_bench.py measures in every run (tests/unit/tools/test_benchmark_results.py
 # checks its LABELS against this). A results file from an older benchmark lacks some.
-SCENARIOS: tuple[str, ...] = ("cold", "noop", "edit-code", "edit-markdown", "edit-data", "edit-cpp", "raw",
-                              "cpp-configure", "cpp-build", "check", "test")
+SCENARIOS: tuple[str, ...] = (
+    "cold",
+    "noop",
+    "edit-code",
+    "edit-markdown",
+    "edit-data",
+    "edit-cpp",
+    "raw",
+    "cpp-configure",
+    "cpp-build",
+    "check",
+    "test",
+)
 
 
 def missing_scenarios(data: dict[str, Any]) -> list[str]:
@@ -58,9 +88,11 @@ def missing_scenarios(data: dict[str, Any]) -> list[str]:
 def machine_text(data: dict[str, Any]) -> str:
     m = data["machine"]
     load = m.get("load_average_start")
-    text = (f"Measured at {data['measured_at']} on commit {data['commit'][:12]}, "
-            f"{data['runs']} run(s) of each scenario, on {m['cpu_model']} with {m['cores']} cores "
-            f"and {m.get('memory_gb')} GB of memory ({m.get('platform')}).")
+    text = (
+        f"Measured at {data['measured_at']} on commit {data['commit'][:12]}, "
+        f"{data['runs']} run(s) of each scenario, on {m['cpu_model']} with {m['cores']} cores "
+        f"and {m.get('memory_gb')} GB of memory ({m.get('platform')})."
+    )
     if load:
         text += f" Load average when it started: {', '.join(map(str, load))}."
     return text
@@ -99,20 +131,32 @@ class BuildBenchmark(SphinxDirective):
         if not path.is_file():
             # Only before the first benchmark run; tests/unit/tools/test_benchmark_results.py
             # checks that the repository ships the file.
-            return [nodes.paragraph(text=f"No measurements yet: {rel} does not exist. "
-                                         "Run benchmarks/build_bench.py to make it.")]
+            return [
+                nodes.paragraph(
+                    text=f"No measurements yet: {rel} does not exist. "
+                    "Run benchmarks/build_bench.py to make it."
+                )
+            ]
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             rows = table_rows(data)
             intro = machine_text(data)
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise self.error(f"build-benchmark: cannot read {rel}: {exc.__class__.__name__}: {exc}") from None
+            raise self.error(
+                f"build-benchmark: cannot read {rel}: {exc.__class__.__name__}: {exc}"
+            ) from None
         result: list[nodes.Node] = [nodes.paragraph(text=intro), _table(rows)]
         missing = missing_scenarios(data)
         if missing:
-            result.append(nodes.paragraph(text=(
-                "Not in these results, because the benchmark gained them after this run: "
-                + ", ".join(missing) + ". Run benchmarks/build_bench.py to measure them.")))
+            result.append(
+                nodes.paragraph(
+                    text=(
+                        "Not in these results, because the benchmark gained them after this run: "
+                        + ", ".join(missing)
+                        + ". Run benchmarks/build_bench.py to measure them."
+                    )
+                )
+            )
         for note in data.get("notes", []):
             para = nodes.paragraph(text="Note from that run: ")
             # command-line options stay literal (no smart dashes)

@@ -72,36 +72,52 @@ OBJECT_TYPE = "data-row"
 OBJECT_NAME = "error message"
 
 
-TABLES: Mapping[str, TableSpec] = MappingProxyType({
-    "runtime-options": TableSpec("options", (
-        Column("Option", _code("name"), 22),
-        Column("Type", _text("type"), 8),
-        Column("Default", _text("default"), 18),
-        # scope and C++ call in one column: seven columns do not fit the page at 1280 px
-        Column("Set from C++", lambda e: f"{e['scope']} option: {e['cpp']}", 28),
-        Column("From Python", _feature("python", "no"), 12),
-        Column("First release", _feature("feature"), 12),
-    ), definitions=("name", "meaning")),
-    "errors": TableSpec("errors", (
-        Column("Symptom", _symptom, 24),
-        Column("When", _text("when"), 8),
-        Column("Cause", _text("cause"), 26),
-        Column("Fix", _text("fix"), 26),
-        Column("Feature", _feature("feature"), 16),
-    ), anchor=("anchor", "symptom")),
-    "pte-vs-pt2": TableSpec("rows", (
-        Column("", lambda e: f"**{e['aspect']}**", 16),
-        Column("`.pte` (ExecuTorch)", _text("pte"), 34),
-        Column("`.pt2` (ExportedProgram)", _text("pt2"), 34),
-        Column("Feature", _feature("feature"), 16),
-    )),
-    "save-options": TableSpec("options", (
-        Column("Option", _code("name"), 22),
-        Column("Default", _code("default"), 8),
-        Column("Since", _feature("feature"), 16),
-        Column("Meaning", _text("meaning"), 54),
-    )),
-})
+TABLES: Mapping[str, TableSpec] = MappingProxyType(
+    {
+        "runtime-options": TableSpec(
+            "options",
+            (
+                Column("Option", _code("name"), 22),
+                Column("Type", _text("type"), 8),
+                Column("Default", _text("default"), 18),
+                # scope and C++ call in one column: seven columns do not fit the page at 1280 px
+                Column("Set from C++", lambda e: f"{e['scope']} option: {e['cpp']}", 28),
+                Column("From Python", _feature("python", "no"), 12),
+                Column("First release", _feature("feature"), 12),
+            ),
+            definitions=("name", "meaning"),
+        ),
+        "errors": TableSpec(
+            "errors",
+            (
+                Column("Symptom", _symptom, 24),
+                Column("When", _text("when"), 8),
+                Column("Cause", _text("cause"), 26),
+                Column("Fix", _text("fix"), 26),
+                Column("Feature", _feature("feature"), 16),
+            ),
+            anchor=("anchor", "symptom"),
+        ),
+        "pte-vs-pt2": TableSpec(
+            "rows",
+            (
+                Column("", lambda e: f"**{e['aspect']}**", 16),
+                Column("`.pte` (ExecuTorch)", _text("pte"), 34),
+                Column("`.pt2` (ExportedProgram)", _text("pt2"), 34),
+                Column("Feature", _feature("feature"), 16),
+            ),
+        ),
+        "save-options": TableSpec(
+            "options",
+            (
+                Column("Option", _code("name"), 22),
+                Column("Default", _code("default"), 8),
+                Column("Since", _feature("feature"), 16),
+                Column("Meaning", _text("meaning"), 54),
+            ),
+        ),
+    }
+)
 
 
 def data_path(srcdir: str | Path, data_dir: str, name: str) -> Path:
@@ -130,8 +146,10 @@ class DataTable(SphinxDirective):
         name = self.arguments[0].strip()
         spec = TABLES.get(name)
         if spec is None:
-            raise self.error(f"data-table: unknown table {name!r}; known: {', '.join(TABLES)} "
-                             f"(trtdocs.datatables.TABLES)")
+            raise self.error(
+                f"data-table: unknown table {name!r}; known: {', '.join(TABLES)} "
+                f"(trtdocs.datatables.TABLES)"
+            )
         path = data_path(self.env.srcdir, config.of(self.config).data_dir, name)
         self.env.note_dependency(str(path))
         try:
@@ -150,7 +168,9 @@ class DataTable(SphinxDirective):
             out.append(self._definitions(spec.definitions, entries))
         return out
 
-    def _anchor_rows(self, table: nodes.table, fields: tuple[str, str], entries: list[Entry], path: Path) -> None:
+    def _anchor_rows(
+        self, table: nodes.table, fields: tuple[str, str], entries: list[Entry], path: Path
+    ) -> None:
         """Each row its own id (a link to it in its first cell), a label for
         ``{ref}``, and an entry in the search index."""
         anchor_key, name_key = fields
@@ -159,13 +179,21 @@ class DataTable(SphinxDirective):
         for row, e in zip(next(table.findall(nodes.tbody)).children, entries):
             anchor = str(e.get(anchor_key, ""))
             if not anchor or anchor != nodes.make_id(anchor) or anchor in seen:
-                raise self.error(f"data-table: {path}: {anchor_key} {anchor!r} must be a unique "
-                                 f"lower-case slug (letters, digits, '-')")
+                raise self.error(
+                    f"data-table: {path}: {anchor_key} {anchor!r} must be a unique "
+                    f"lower-case slug (letters, digits, '-')"
+                )
             seen.add(anchor)
             row["ids"].append(anchor)
             first = next(row[0].findall(nodes.paragraph))
-            first += nodes.reference("", "\u00b6", refuri=f"#{anchor}", internal=True,
-                                     classes=["headerlink"], reftitle="Link to this entry")
+            first += nodes.reference(
+                "",
+                "\u00b6",
+                refuri=f"#{anchor}",
+                internal=True,
+                classes=["headerlink"],
+                reftitle="Link to this entry",
+            )
             name = str(e[name_key])
             std.note_object(OBJECT_TYPE, name, anchor, location=self.get_location())
             std.note_hyperlink_target(anchor, self.env.docname, anchor, name)
@@ -215,8 +243,11 @@ def _drop_empty_columns(table: nodes.table) -> None:
     group = next(table.findall(nodes.tgroup))
     rows = list(table.findall(nodes.row))
     body = list(next(table.findall(nodes.tbody)).children)
-    empty = [i for i in range(len(rows[0].children))
-             if all(not row.children[i].astext().strip() for row in body)]
+    empty = [
+        i
+        for i in range(len(rows[0].children))
+        if all(not row.children[i].astext().strip() for row in body)
+    ]
     if not empty:
         return
     for row in rows:

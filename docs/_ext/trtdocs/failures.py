@@ -41,8 +41,11 @@ class _Watch(logging.Handler):
         self.errors = 0
 
     def emit(self, record: logging.LogRecord) -> None:
-        if is_suppressed_warning(getattr(record, "type", ""), getattr(record, "subtype", ""),
-                                 self.app.config.suppress_warnings):
+        if is_suppressed_warning(
+            getattr(record, "type", ""),
+            getattr(record, "subtype", ""),
+            self.app.config.suppress_warnings,
+        ):
             return
         if record.levelno >= logging.ERROR:
             self.errors += 1
@@ -90,10 +93,13 @@ def _start(app: Sphinx) -> None:
     _WATCHES[id(app)] = watch
 
 
-def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
-              removed: set[str]) -> list[str]:
+def _outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
     """Read again every page that warned in the last build."""
-    return sorted(d for d in _previous(app) & env.found_docs if d not in changed and d not in removed)
+    return sorted(
+        d for d in _previous(app) & env.found_docs if d not in changed and d not in removed
+    )
 
 
 def _finish(app: Sphinx, exc: Exception | None) -> None:

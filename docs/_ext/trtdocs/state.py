@@ -46,8 +46,12 @@ class BuildState:
     """``env.trtdocs``; :func:`of` gives it."""
 
     # -- per document (docname -> what it contributed)
-    plans: dict[str, PagePlan] = dataclasses.field(default_factory=dict)  # the gating's plan of each notebook
-    feature_refs: dict[str, set[str]] = dataclasses.field(default_factory=dict)  # feature ids a page names
+    plans: dict[str, PagePlan] = dataclasses.field(
+        default_factory=dict
+    )  # the gating's plan of each notebook
+    feature_refs: dict[str, set[str]] = dataclasses.field(
+        default_factory=dict
+    )  # feature ids a page names
     # pages made from every notebook's plan (build report, page needs): read again when any notebook is
     report_docs: set[str] = dataclasses.field(default_factory=set)
     # pages made from the installed API (the reference, checked literals, linked code)
@@ -64,7 +68,9 @@ class BuildState:
     api_key: str = ""
     # what the drift guard found of each C++ block, by page: ((code, class, sentence), ...)
     # (trtdocs.drift.captions, set at env-updated; the text blocks' marks read it too)
-    cpp_captions: dict[str, tuple[tuple[str, str, str], ...]] = dataclasses.field(default_factory=dict)
+    cpp_captions: dict[str, tuple[tuple[str, str, str], ...]] = dataclasses.field(
+        default_factory=dict
+    )
     # how each install command resolved, by page: (the banner's lead, one sentence per command)
     # (trtdocs.drift.sphinx, set at env-updated)
     install_claims: dict[str, tuple[str, tuple[str, ...]]] = dataclasses.field(default_factory=dict)
@@ -72,7 +78,9 @@ class BuildState:
     features: FeaturesTable | None = _per_build()  # trtdocs.features: loaded at builder-inited
     context: BuildContext | None = _per_build()  # trtdocs.notebooks: the gating's inputs
     api: ApiSite | None = _per_build()  # trtdocs.api: the installed API, loaded on first use
-    api_uses_before: dict[str, tuple[UseSite, ...]] | None = _per_build()  # api_uses before this build read
+    api_uses_before: dict[str, tuple[UseSite, ...]] | None = (
+        _per_build()
+    )  # api_uses before this build read
     execution: Executor | None = _per_build()  # trtdocs.notebooks: the notebooks this build runs
 
     def purge(self, docname: str) -> None:
@@ -102,7 +110,11 @@ class BuildState:
         self.backref_docs |= other.backref_docs & docnames
 
     def __getstate__(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if not f.metadata.get("per_build")}
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if not f.metadata.get("per_build")
+        }
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__init__()  # type: ignore[misc]  # the defaults, then what was kept
@@ -130,4 +142,9 @@ def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str], other: BuildE
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
-    return {"version": "1.0", "env_version": ENV_VERSION, "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": "1.0",
+        "env_version": ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -23,14 +23,16 @@ EXECUTORCH: Final = "executorch"
 TENSORRT: Final = "tensorrt-cu13"  # the TensorRT that the 2.14 wheels pull in (11.1)
 
 # Import name (or probe key) -> its distribution; "python" is the interpreter itself.
-PACKAGES: Final[Mapping[str, str]] = MappingProxyType({
-    "python": "",
-    "torch": TORCH,
-    "torch_tensorrt": TORCH_TENSORRT,
-    "tensorrt": TENSORRT,
-    "executorch": EXECUTORCH,
-    "torch_tensorrt_executorch_runtime": RUNTIME,
-})
+PACKAGES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "python": "",
+        "torch": TORCH,
+        "torch_tensorrt": TORCH_TENSORRT,
+        "tensorrt": TENSORRT,
+        "executorch": EXECUTORCH,
+        "torch_tensorrt_executorch_runtime": RUNTIME,
+    }
+)
 # The packages whose API the guide documents and checks (loaded with griffe, never imported).
 API_PACKAGES: Final = ("torch_tensorrt", "torch_tensorrt_executorch_runtime", "executorch")
 # The distributions the install-command guard knows as one family.
@@ -51,12 +53,16 @@ class Status:
     unpinned: str  # what the pins column says when the release has no pins
 
 
-STATUSES: Final[Mapping[str, Status]] = MappingProxyType({
-    "released": Status("released", "none stated"),
-    "described": Status("described upstream, not released",
-                        "unknown: not released, so no published metadata states them"),
-    "nightly": Status("nightly builds", "set by each nightly build"),
-})
+STATUSES: Final[Mapping[str, Status]] = MappingProxyType(
+    {
+        "released": Status("released", "none stated"),
+        "described": Status(
+            "described upstream, not released",
+            "unknown: not released, so no published metadata states them",
+        ),
+        "nightly": Status("nightly builds", "set by each nightly build"),
+    }
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -71,27 +77,47 @@ class State:
 
 
 # The evidence standard, written once: a state is earned by what its sources show.
-STATES: Final[Mapping[str, State]] = MappingProxyType({
-    "yes": State("yes", "\u2713", "a run is shown: an upstream test that runs it at a named commit (one "
-                 "that skips on some machines, with a log of it passing), a published file that does it, or "
-                 "a cell of this guide that runs it", "run"),
-    "in-code": State("in code", "\u25cb", "the release's code has it (a file of its published wheel, or an "
-                     "upstream file at a commit); no run is shown", "code"),
-    "described": State("described", "\u270e", "a pull request or document describes it; nothing released "
-                       "shows it", "any"),
-    "broken": State("broken", "!", "the release has it, and a source reports that it fails", "any"),
-    "no": State("no", "\u2717", "a source shows that the release lacks it", "any"),
-    "unknown": State("unknown", "?", "no source shows whether the release has it", ""),
-})
+STATES: Final[Mapping[str, State]] = MappingProxyType(
+    {
+        "yes": State(
+            "yes",
+            "\u2713",
+            "a run is shown: an upstream test that runs it at a named commit (one "
+            "that skips on some machines, with a log of it passing), a published file that does it, or "
+            "a cell of this guide that runs it",
+            "run",
+        ),
+        "in-code": State(
+            "in code",
+            "\u25cb",
+            "the release's code has it (a file of its published wheel, or an "
+            "upstream file at a commit); no run is shown",
+            "code",
+        ),
+        "described": State(
+            "described",
+            "\u270e",
+            "a pull request or document describes it; nothing released shows it",
+            "any",
+        ),
+        "broken": State(
+            "broken", "!", "the release has it, and a source reports that it fails", "any"
+        ),
+        "no": State("no", "\u2717", "a source shows that the release lacks it", "any"),
+        "unknown": State("unknown", "?", "no source shows whether the release has it", ""),
+    }
+)
 # The states a release older than a feature's `since` may have.
 STATES_BEFORE_SINCE: Final = frozenset({"no", "unknown"})
 
 # Platform name -> label in notes and the matrix.
-PLATFORMS: Final[Mapping[str, str]] = MappingProxyType({
-    "linux-x86_64": "Linux x86-64",
-    "linux-aarch64": "Linux aarch64",
-    "windows-x86_64": "Windows x86-64",
-})
+PLATFORMS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "linux-x86_64": "Linux x86-64",
+        "linux-aarch64": "Linux aarch64",
+        "windows-x86_64": "Windows x86-64",
+    }
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -107,23 +133,27 @@ class Pin:
         return self.distribution or key
 
 
-PINS: Final[Mapping[str, Pin]] = MappingProxyType({
-    "torch": Pin("PyTorch", TORCH, "torch"),
-    "executorch": Pin("ExecuTorch", EXECUTORCH, "executorch"),
-    "tensorrt": Pin("TensorRT", TENSORRT, "tensorrt"),
-    "runtime": Pin(RUNTIME, RUNTIME, "torch_tensorrt_executorch_runtime"),
-    # the CUDA the release was built for, which the probe does not report
-    "cuda": Pin("CUDA", None, None),
-    "python": Pin("Python", None, "python"),
-})
+PINS: Final[Mapping[str, Pin]] = MappingProxyType(
+    {
+        "torch": Pin("PyTorch", TORCH, "torch"),
+        "executorch": Pin("ExecuTorch", EXECUTORCH, "executorch"),
+        "tensorrt": Pin("TensorRT", TENSORRT, "tensorrt"),
+        "runtime": Pin(RUNTIME, RUNTIME, "torch_tensorrt_executorch_runtime"),
+        # the CUDA the release was built for, which the probe does not report
+        "cuda": Pin("CUDA", None, None),
+        "python": Pin("Python", None, "python"),
+    }
+)
 
 # Metadata field a pin is read from -> what it holds (core metadata names).
-PIN_FIELDS: Final[Mapping[str, str]] = MappingProxyType({
-    "Requires-Dist": "a requirement on the pinned distribution",
-    "Requires-Python": "the Python versions the distribution supports",
-    "Version": "the pinned distribution's own version",
-    "Description": "the project description (README), for versions no other field states",
-})
+PIN_FIELDS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "Requires-Dist": "a requirement on the pinned distribution",
+        "Requires-Python": "the Python versions the distribution supports",
+        "Version": "the pinned distribution's own version",
+        "Description": "the project description (README), for versions no other field states",
+    }
+)
 
 # -- Install commands --------------------------------------------------------------
 
@@ -144,13 +174,21 @@ CPP_LANGUAGES: Final = frozenset({"cpp", "c++", "cxx"})
 CMAKE_LANGUAGES: Final = frozenset({"cmake"})
 PYTHON_LANGUAGES: Final = frozenset({"python", "python3", "py", "ipython3", "ipython"})
 # What a reader calls each group.
-BLOCK_KINDS: Final[Mapping[str, frozenset[str]]] = MappingProxyType({
-    "shell": SHELL_LANGUAGES, "Python": PYTHON_LANGUAGES, "C++": CPP_LANGUAGES, "CMake": CMAKE_LANGUAGES})
+BLOCK_KINDS: Final[Mapping[str, frozenset[str]]] = MappingProxyType(
+    {
+        "shell": SHELL_LANGUAGES,
+        "Python": PYTHON_LANGUAGES,
+        "C++": CPP_LANGUAGES,
+        "CMake": CMAKE_LANGUAGES,
+    }
+)
 
 # -- Requirements (a notebook's ``requires:``, a cell's ``:requires:``) ---------------
 
 FEATURE_PREFIX: Final = "feature:"  # feature:<id> names a feature of the features table
-SOURCE_BUILD: Final = "source-build"  # the capability of a machine that can build the delegate from source
+SOURCE_BUILD: Final = (
+    "source-build"  # the capability of a machine that can build the delegate from source
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -161,21 +199,28 @@ class Capability:
     short: str  # the same in a cell's one-line mark
 
 
-CAPABILITIES: Final[Mapping[str, Capability]] = MappingProxyType({
-    "cuda": Capability("a CUDA GPU", "a CUDA GPU"),
-    "tensorrt": Capability("Torch-TensorRT with TensorRT (import torch_tensorrt)", "TensorRT"),
-    # what the delegate's C++ source build reads besides the Python packages
-    # (probed by trtdocs.notebooks.sourcebuild)
-    SOURCE_BUILD: Capability("the source build's inputs (the CUDA toolkit, a TensorRT SDK at TensorRT_ROOT, "
-                             "the release's libtorchtrt.tar.gz at LIBTORCHTRT_TARBALL)",
-                             "the CUDA toolkit, a TensorRT SDK and libtorchtrt.tar.gz"),
-})
+CAPABILITIES: Final[Mapping[str, Capability]] = MappingProxyType(
+    {
+        "cuda": Capability("a CUDA GPU", "a CUDA GPU"),
+        "tensorrt": Capability("Torch-TensorRT with TensorRT (import torch_tensorrt)", "TensorRT"),
+        # what the delegate's C++ source build reads besides the Python packages
+        # (probed by trtdocs.notebooks.sourcebuild)
+        SOURCE_BUILD: Capability(
+            "the source build's inputs (the CUDA toolkit, a TensorRT SDK at TensorRT_ROOT, "
+            "the release's libtorchtrt.tar.gz at LIBTORCHTRT_TARBALL)",
+            "the CUDA toolkit, a TensorRT SDK and libtorchtrt.tar.gz",
+        ),
+    }
+)
 # Requirements a mark names together, in fewer words than each alone (the larger group first).
-JOINED_NEEDS: Final[Mapping[frozenset[str], str]] = MappingProxyType({
-    frozenset({"cuda", "tensorrt", SOURCE_BUILD}): "a CUDA GPU with TensorRT, the CUDA toolkit, "
-                                                   "a TensorRT SDK and libtorchtrt.tar.gz",
-    frozenset({"cuda", "tensorrt"}): "a CUDA GPU with TensorRT",
-})
+JOINED_NEEDS: Final[Mapping[frozenset[str], str]] = MappingProxyType(
+    {
+        frozenset(
+            {"cuda", "tensorrt", SOURCE_BUILD}
+        ): "a CUDA GPU with TensorRT, the CUDA toolkit, a TensorRT SDK and libtorchtrt.tar.gz",
+        frozenset({"cuda", "tensorrt"}): "a CUDA GPU with TensorRT",
+    }
+)
 
 
 class RequirementError(ValueError):

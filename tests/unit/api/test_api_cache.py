@@ -76,10 +76,15 @@ def test_a_second_process_reads_the_model_without_griffe(tmp_path: Path) -> None
         print(sorted(m.modules), m.versions["torch_tensorrt"], len(model.public_objects(m)))
     """)
     env = dict(os.environ, PYTHONPATH=str(EXT), TRTDOCS_CACHE_DIR=str(tmp_path))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
+    )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == [*str(sorted(warm.modules)).split(), warm.versions["torch_tensorrt"],
-                                  str(len(model.public_objects(warm)))]
+    assert out.stdout.split() == [
+        *str(sorted(warm.modules)).split(),
+        warm.versions["torch_tensorrt"],
+        str(len(model.public_objects(warm))),
+    ]
 
 
 def test_the_loaded_model_is_out_of_the_collectors_reach() -> None:

@@ -19,11 +19,15 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> tuple[ExternalIndex, list[str]
     external = ExternalIndex(model.resolve_paths(None))
     asked: list[str] = []
     real = external.lookup
-    monkeypatch.setattr(external, "lookup", lambda name, depth=0: (asked.append(name), real(name, depth))[1])
+    monkeypatch.setattr(
+        external, "lookup", lambda name, depth=0: (asked.append(name), real(name, depth))[1]
+    )
     return external, asked
 
 
-def test_a_verified_file_is_not_looked_up_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_verified_file_is_not_looked_up_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     verified = tmp_path / "verified"
     external, asked = _counting(monkeypatch)
     first = load_links(LINKS, external, verified=verified)
@@ -41,7 +45,9 @@ def test_an_edited_file_is_checked_again(tmp_path: Path, monkeypatch: pytest.Mon
     planted = tmp_path / "api-links.toml"
     text = LINKS.read_text(encoding="utf-8")
     assert '"torch.nn.Tanh" =' in text
-    planted.write_text(text.replace('"torch.nn.Tanh" =', '"torch.nn.NoSuchLayer" =', 1), encoding="utf-8")
+    planted.write_text(
+        text.replace('"torch.nn.Tanh" =', '"torch.nn.NoSuchLayer" =', 1), encoding="utf-8"
+    )
     with pytest.raises(LinksError, match="NoSuchLayer'?: installed torch \\S+ has no such name"):
         load_links(planted, external, verified=verified)
     assert len(list(verified.iterdir())) == 1  # a failed check leaves no marker

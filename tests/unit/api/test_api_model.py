@@ -18,7 +18,6 @@ from trtdocs.api import index as api_index
 from trtdocs.api import model as apimodel
 
 
-
 def test_one_model_for_the_guards_and_the_reference(model):
     assert apimodel.load() is model  # loaded once per process
     index = api_index.ApiIndex.load()
@@ -36,8 +35,9 @@ def planted(tmp_path_factory, model) -> apimodel.ApiModel:
     compile_py = copy / "torch_tensorrt" / "_compile.py"
     text = compile_py.read_text(encoding="utf-8")
     assert "to override the default target device" in text
-    compile_py.write_text(text.replace("to override the default target device", "to pick the GPU"),
-                          encoding="utf-8")
+    compile_py.write_text(
+        text.replace("to override the default target device", "to pick the GPU"), encoding="utf-8"
+    )
     return apimodel.load([copy, *model.search_paths])
 
 
@@ -45,14 +45,20 @@ def test_a_new_version_moves_the_source_links(planted):
     assert planted.versions["torch_tensorrt"] == "2.14.1"
     save = apimodel.public_objects(planted)["torch_tensorrt.save"]
     url = apimodel.source_url(planted, save)
-    assert url == f"https://github.com/pytorch/TensorRT/blob/v2.14.1/py/torch_tensorrt/_compile.py#L{save.lineno}"
+    assert (
+        url
+        == f"https://github.com/pytorch/TensorRT/blob/v2.14.1/py/torch_tensorrt/_compile.py#L{save.lineno}"
+    )
     assert apimodel.site_relative(planted, save) == "torch_tensorrt/_compile.py"
 
 
 def test_coverage_is_the_modules_all(model):
     objects = apimodel.public_objects(model)
-    for module in ("torch_tensorrt.executorch", "torch_tensorrt_executorch_runtime",
-                   "torch_tensorrt_executorch_runtime.runtime"):
+    for module in (
+        "torch_tensorrt.executorch",
+        "torch_tensorrt_executorch_runtime",
+        "torch_tensorrt_executorch_runtime.runtime",
+    ):
         exports = apimodel.get(model, module).exports
         assert exports and all(f"{module}.{n}" in objects for n in exports)
     assert {"torch_tensorrt.save", "torch_tensorrt.load"} <= set(objects)
@@ -62,8 +68,11 @@ def test_coverage_is_the_modules_all(model):
 
 
 def test_an_erratum_whose_sentence_changed_fails(planted, table):
-    with pytest.raises(apidata.ApiDataError, match=r"api-errata\.toml: errata\[0\] 'save-target-device': "
-                                                  r"the installed docstring of torch_tensorrt\.save"):
+    with pytest.raises(
+        apidata.ApiDataError,
+        match=r"api-errata\.toml: errata\[0\] 'save-target-device': "
+        r"the installed docstring of torch_tensorrt\.save",
+    ):
         apidata.load_data(DATA, ERRATA, planted, table)
 
 
@@ -76,12 +85,9 @@ def test_mapping_problems_name_file_and_entry(tmp_path, model, table):
     base = DATA.read_text(encoding="utf-8")
     cases = {
         # a parameter neither the installed save() has nor a later release's feature explains
-        '"torch_tensorrt.save:no_such_option" = ["cuda-backend-coalesce"]':
-            r"features\.'torch_tensorrt\.save:no_such_option'.*feature 'cuda-backend-coalesce' is in 2\.14",
-        '"torch_tensorrt.save:retrace" = ["no-such-feature"]':
-            r"features\.'torch_tensorrt\.save:retrace'.*unknown feature 'no-such-feature'",
-        '"torch_tensorrt.no_such_function" = ["pte-save"]':
-            r"features\.'torch_tensorrt\.no_such_function'.*feature 'pte-save' is in 2\.14",
+        '"torch_tensorrt.save:no_such_option" = ["cuda-backend-coalesce"]': r"features\.'torch_tensorrt\.save:no_such_option'.*feature 'cuda-backend-coalesce' is in 2\.14",
+        '"torch_tensorrt.save:retrace" = ["no-such-feature"]': r"features\.'torch_tensorrt\.save:retrace'.*unknown feature 'no-such-feature'",
+        '"torch_tensorrt.no_such_function" = ["pte-save"]': r"features\.'torch_tensorrt\.no_such_function'.*feature 'pte-save' is in 2\.14",
     }
     for line, message in cases.items():
         bad = base.replace('"torch_tensorrt.save:retrace" = ["save-keeps-compiled-graph"]', line)
@@ -95,32 +101,67 @@ def test_options_must_match_the_source(tmp_path, model, table):
     missing = _write(tmp_path / "missing.toml", re.sub(r"(?m)^generate_etrecord = .*\n", "", base))
     with pytest.raises(apidata.ApiDataError, match=r"no description for 'generate_etrecord'"):
         apidata.load_data(missing, ERRATA, model, table)
-    extra = _write(tmp_path / "extra.toml", base.replace(
-        "[options.\"torch_tensorrt.save\".text]\n", "[options.\"torch_tensorrt.save\".text]\nuse_cuda_graphs = \"x\"\n"))
-    with pytest.raises(apidata.ApiDataError, match=r"text\.use_cuda_graphs: the installed source pops no such option"):
+    extra = _write(
+        tmp_path / "extra.toml",
+        base.replace(
+            '[options."torch_tensorrt.save".text]\n',
+            '[options."torch_tensorrt.save".text]\nuse_cuda_graphs = "x"\n',
+        ),
+    )
+    with pytest.raises(
+        apidata.ApiDataError,
+        match=r"text\.use_cuda_graphs: the installed source pops no such option",
+    ):
         apidata.load_data(extra, ERRATA, model, table)
 
 
 # The errata added for issue 22, each with a change of its docstring sentence in
 # the installed torch_tensorrt file (retrace's recommendation first).
 CHANGED_SENTENCES = [
-    ("save-retrace-recommended", "_compile.py", "This is the recommended approach", "This is one approach"),
-    ("compile-inputs-required", "_compile.py", "This argument is required.", "Pass it or arg_inputs."),
-    ("dynamo-compile-torchscript", "dynamo/_compiler.py", "Takes a existing TorchScript", "Takes an exported"),
-    ("partitioner-non-default-gpu", "executorch/partitioner.py", "should pre-populate", "may fill in"),
+    (
+        "save-retrace-recommended",
+        "_compile.py",
+        "This is the recommended approach",
+        "This is one approach",
+    ),
+    (
+        "compile-inputs-required",
+        "_compile.py",
+        "This argument is required.",
+        "Pass it or arg_inputs.",
+    ),
+    (
+        "dynamo-compile-torchscript",
+        "dynamo/_compiler.py",
+        "Takes a existing TorchScript",
+        "Takes an exported",
+    ),
+    (
+        "partitioner-non-default-gpu",
+        "executorch/partitioner.py",
+        "should pre-populate",
+        "may fill in",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("erratum", "file", "old", "new"), CHANGED_SENTENCES, ids=[c[0] for c in CHANGED_SENTENCES])
-def test_each_new_erratum_fails_when_its_docstring_changes(tmp_path, model, table, erratum, file, old, new):
+@pytest.mark.parametrize(
+    ("erratum", "file", "old", "new"), CHANGED_SENTENCES, ids=[c[0] for c in CHANGED_SENTENCES]
+)
+def test_each_new_erratum_fails_when_its_docstring_changes(
+    tmp_path, model, table, erratum, file, old, new
+):
     planted = planted_copy(tmp_path, model)
     source = planted / "torch_tensorrt" / file
     text = source.read_text(encoding="utf-8")
     assert old in text, (file, old)
     source.write_text(text.replace(old, new), encoding="utf-8")
     changed = apimodel.load([planted, *model.search_paths])
-    with pytest.raises(apidata.ApiDataError, match=rf"api-errata\.toml: errata\[\d+\] '{erratum}': "
-                                                  r"the installed docstring of \S+ \(.*\) no longer says"):
+    with pytest.raises(
+        apidata.ApiDataError,
+        match=rf"api-errata\.toml: errata\[\d+\] '{erratum}': "
+        r"the installed docstring of \S+ \(.*\) no longer says",
+    ):
         apidata.load_data(DATA, ERRATA, changed, table)
 
 
@@ -131,9 +172,14 @@ def test_executorchs_errata_are_checked_against_its_docstrings(tmp_path, model, 
     text = ERRATA.read_text(encoding="utf-8")
     start = text.index(f'id = "{erratum}"')
     quote = text.index("quote = ", start)
-    planted = _write(tmp_path / "api-errata.toml", text[:quote] + 'quote = "Not a sentence it has. "' +
-                     text[text.index("\n", quote):])
-    with pytest.raises(apidata.ApiDataError, match=rf"errata\[\d+\] '{erratum}': the installed docstring of "
-                                                  r"executorch\.runtime\.\S+ \(.*\) no longer says"):
+    planted = _write(
+        tmp_path / "api-errata.toml",
+        text[:quote] + 'quote = "Not a sentence it has. "' + text[text.index("\n", quote) :],
+    )
+    with pytest.raises(
+        apidata.ApiDataError,
+        match=rf"errata\[\d+\] '{erratum}': the installed docstring of "
+        r"executorch\.runtime\.\S+ \(.*\) no longer says",
+    ):
         apidata.load_data(DATA, planted, model, table)
     assert apidata.load_data(DATA, ERRATA, model, table)  # the real quotes hold

@@ -33,28 +33,43 @@ def test_nothing_is_imported(index):
 
 def test_save_kwargs_come_from_the_source(index):
     popped = index.popped_kwargs["torch_tensorrt._compile.save"]
-    assert popped == {"partitioners", "compile_specs", "backend_config", "constant_methods",
-                      "transform_passes", "compile_config", "generate_etrecord",
-                      "weight_streaming_budget_per_engine"}
+    assert popped == {
+        "partitioners",
+        "compile_specs",
+        "backend_config",
+        "constant_methods",
+        "transform_passes",
+        "compile_config",
+        "generate_etrecord",
+        "weight_streaming_budget_per_engine",
+    }
     accepted = index.accepted_keywords(index.lookup("torch_tensorrt.save"))
     assert {"retrace", "output_format", "arg_inputs"} | popped <= accepted
     assert "use_cuda_graphs" not in accepted
 
 
 def test_good_notebook_passes(index, features):
-    findings = api.check_notebook(FIXTURES / "drift-api" / "good.md", index, root=FIXTURES, features=features)
+    findings = api.check_notebook(
+        FIXTURES / "drift-api" / "good.md", index, root=FIXTURES, features=features
+    )
     errors = [str(f.violation) for f in findings if not f.gated]
     assert errors == []
     # inherited members (CudaBackend from a folder without __init__.py) and Optional returns resolve
     # the cell gated on feature:cuda-graphs (since 2.15) uses a 2.15 keyword: a note, not an error
-    assert [(f.violation.cell, f.violation.rule) for f in findings if f.gated] == [(4, "unknown-keyword")]
+    assert [(f.violation.cell, f.violation.rule) for f in findings if f.gated] == [
+        (4, "unknown-keyword")
+    ]
 
 
 def test_planted_defects_fail(index, features):
-    findings = api.check_notebook(FIXTURES / "drift-api" / "bad.md", index, root=FIXTURES, features=features)
+    findings = api.check_notebook(
+        FIXTURES / "drift-api" / "bad.md", index, root=FIXTURES, features=features
+    )
     assert not any(f.gated for f in findings)
-    got = sorted(((f.violation.cell, f.violation.line, f.violation.rule) for f in findings),
-                 key=lambda g: (g[0] is None, g[0] or 0, g[1]))
+    got = sorted(
+        ((f.violation.cell, f.violation.line, f.violation.rule) for f in findings),
+        key=lambda g: (g[0] is None, g[0] or 0, g[1]),
+    )
     assert got == [
         (2, 24, "unknown-keyword"),  # save(use_cuda_graphs=...) in 2.14.0
         (3, 29, "unknown-keyword"),  # export(zero_copy_kv=...)
@@ -67,8 +82,10 @@ def test_planted_defects_fail(index, features):
         (None, 52, "missing-name"),  # torch_tensorrt.executorch.zero_copy_backend_config
     ]
     text = "\n".join(str(f.violation) for f in findings)
-    assert "drift-api/bad.md:24 (cell 2): [unknown-keyword] torch_tensorrt.save() has no keyword " \
-           "'use_cuda_graphs' in installed torch_tensorrt 2.14.0" in text
+    assert (
+        "drift-api/bad.md:24 (cell 2): [unknown-keyword] torch_tensorrt.save() has no keyword "
+        "'use_cuda_graphs' in installed torch_tensorrt 2.14.0" in text
+    )
 
 
 def test_version_gate_accepts_a_pep508_requirement(index):

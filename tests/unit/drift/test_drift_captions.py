@@ -31,16 +31,23 @@ def test_listed_and_compiled_blocks_of_the_fixture():
 
 
 def test_the_compiled_sentence_names_the_compiler_the_packages_and_each_stub():
-    done = cpp.Compiled("p.md", 3, "int main() {}\n", "g++ 12.2.0",
-                        (f"ExecuTorch {cxxsdk.sdk_version()}'s C++ package", "CUDA 13.1's headers"),
-                        stubs=("a/b.h",))
+    done = cpp.Compiled(
+        "p.md",
+        3,
+        "int main() {}\n",
+        "g++ 12.2.0",
+        (f"ExecuTorch {cxxsdk.sdk_version()}'s C++ package", "CUDA 13.1's headers"),
+        stubs=("a/b.h",),
+    )
     assert captions.compiled_text(done) == (
         f"Compiled when this site was built (g++ 12.2.0, syntax only, C++17) against ExecuTorch "
         f"{cxxsdk.sdk_version()}'s C++ package and CUDA 13.1's headers, with a declaration stub for "
-        "`<a/b.h>`, which no package the build installs carries (`docs/_ext/trtdocs/drift/stubs`).")
+        "`<a/b.h>`, which no package the build installs carries (`docs/_ext/trtdocs/drift/stubs`)."
+    )
     real = cpp.Compiled("p.md", 3, "", "g++ 12.2.0", ("X",), real=("a/b.h", "c.h"))
     assert captions.compiled_text(real).endswith(
-        "against X and the real `<a/b.h>` and `<c.h>` from `TRTDOCS_CXX_INCLUDE`.")
+        "against X and the real `<a/b.h>` and `<c.h>` from `TRTDOCS_CXX_INCLUDE`."
+    )
     bare = cpp.Compiled("p.md", 3, "", "g++ 12.2.0", ())
     assert captions.compiled_text(bare).endswith("against the C++ standard library only.")
 
@@ -50,7 +57,12 @@ def test_a_caption_whose_block_is_gone_is_reported():
     doc += nodes.literal_block("int main() {}\n", "int main() {}\n")
     kept = captions.caption_text("", "kept")
     lost = captions.caption_text("a.h", "lost")
-    missing = captions.place(doc, [("int main() {}\n", captions.CAPTION_CLASS, kept),
-                                   ("int other() {}\n", captions.CAPTION_CLASS, lost)])
+    missing = captions.place(
+        doc,
+        [
+            ("int main() {}\n", captions.CAPTION_CLASS, kept),
+            ("int other() {}\n", captions.CAPTION_CLASS, lost),
+        ],
+    )
     assert missing == [f"{captions.LEAD}: it includes `<a.h>`, and lost."]
     assert [p.astext() for p in doc.findall(nodes.paragraph)] == [f"{captions.LEAD}: kept."]

@@ -8,6 +8,16 @@ from trtdocs.drift.__main__ import main
 
 
 def test_cli_exit_status(capsys):
-    assert main(["installs", "--root", str(ROOTS / "test-drift-install"),
-                 "--table", str(ROOT / "docs" / "features.toml")]) == 1
+    assert (
+        main(
+            [
+                "installs",
+                "--root",
+                str(ROOTS / "test-drift-install"),
+                "--table",
+                str(ROOT / "docs" / "features.toml"),
+            ]
+        )
+        == 1
+    )
     assert "index.md:4: [nightly-pre]" in capsys.readouterr().out

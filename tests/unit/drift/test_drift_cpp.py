@@ -23,7 +23,9 @@ TABLE = load_features(ROOT / "docs" / "features.toml")
 REAL_STUBS: dict[str, set[str]] = {
     "notebooks/dynamic-shapes.md": {"torch_tensorrt/executorch/TensorRTBackend.h"},
     "notebooks/performance.md": {"executorch/extension/cuda/caller_stream.h"},
-    "notebooks/run-cpp.md": {"executorch/extension/cuda/caller_stream.h"},  # the split-program runner
+    "notebooks/run-cpp.md": {
+        "executorch/extension/cuda/caller_stream.h"
+    },  # the split-program runner
 }
 DELEGATE = FIXTURES / "drift-cpp" / "delegate.md"
 
@@ -45,7 +47,9 @@ def test_cuda_headers_are_found():
 
 def test_the_stubs_come_last_and_only_when_on():
     on = headers.folders(stubs=True)
-    assert on[-1] == headers.Folder(headers.STUBS, "stubs", "") and not any(f.kind == "stubs" for f in on[:-1])
+    assert on[-1] == headers.Folder(headers.STUBS, "stubs", "") and not any(
+        f.kind == "stubs" for f in on[:-1]
+    )
     assert not any(f.kind == "stubs" for f in headers.folders(stubs=False))
     real = headers.folders(extra=[Path("/real")], stubs=True)
     assert [f.kind for f in real][-2:] == ["real", "stubs"]  # real headers win over the stubs
@@ -73,12 +77,21 @@ def test_good_blocks_compile_or_are_listed_with_reasons():
 def test_bad_blocks_fail_with_file_and_line():
     result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "bad.md"], stubs=True)
     got = [(v.line, v.rule) for v in result.violations]
-    assert got == [(8, "cpp-compile"), (16, "cpp-compile"), (22, "header-missing"), (30, "cmake-parse"),
-                   (41, "cpp-compile"), (51, "api-version")]
+    assert got == [
+        (8, "cpp-compile"),
+        (16, "cpp-compile"),
+        (22, "header-missing"),
+        (30, "cmake-parse"),
+        (41, "cpp-compile"),
+        (51, "api-version"),
+    ]
     text = "\n".join(map(str, result.violations))
     assert "drift-cpp/bad.md:8: [cpp-compile] g++ -fsyntax-only: expected" in text
     assert "'MethodNotThere'" in text.replace("‘", "'").replace("’", "'")
-    assert "text_llm_runner.h> is in no include folder, and no stub in docs/_ext/trtdocs/drift/stubs" in text
+    assert (
+        "text_llm_runner.h> is in no include folder, and no stub in docs/_ext/trtdocs/drift/stubs"
+        in text
+    )
     # the 1.4 call, unmarked, meets the 1.5 signature (the device moved after the type)
     assert "drift-cpp/bad.md:41: [cpp-compile] g++ -fsyntax-only: no matching function" in text
     assert "marked for executorch 0.9; the headers here are executorch 1.4, 1.5" in text
@@ -91,7 +104,9 @@ def test_a_missing_include_in_a_block_of_the_delegate_fails():
     result = cpp.check_pages(FIXTURES, paths=[DELEGATE], stubs=True)
     got = [(v.line, v.rule) for v in result.violations]
     assert got[:3] == [(12, "cpp-compile"), (15, "cpp-compile"), (17, "cpp-compile")]
-    assert "'TensorPtr' has not been declared" in str(result.violations[0]).replace("‘", "'").replace("’", "'")
+    assert "'TensorPtr' has not been declared" in str(result.violations[0]).replace(
+        "‘", "'"
+    ).replace("’", "'")
     assert got[3:] == [(53, "cpp-compile")] and "deleted function" in result.violations[3].message
     assert [(d.fence_line, d.stubs) for d in result.blocks] == [
         (23, ("torch_tensorrt/executorch/TensorRTBackend.h",)),
@@ -102,7 +117,11 @@ def test_a_missing_include_in_a_block_of_the_delegate_fails():
 def test_without_stubs_a_header_no_folder_has_fails_its_block():
     result = cpp.check_pages(FIXTURES, paths=[DELEGATE], stubs=False)
     assert {(v.line, v.rule) for v in result.violations} == {
-        (7, "header-missing"), (24, "header-missing"), (47, "header-missing"), (61, "header-missing")}
+        (7, "header-missing"),
+        (24, "header-missing"),
+        (47, "header-missing"),
+        (61, "header-missing"),
+    }
     assert "the stubs are off (TRTDOCS_CXX_STUBS=0)" in result.violations[0].message
     assert result.blocks == ()
 
@@ -145,8 +164,13 @@ def test_the_source_builds_gated_cells_are_compiled_and_parsed(tmp_path: Path):
     """run-cpp's source build is cells gated on the GPU and its inputs; the guard still
     compiles the C++ file a cell writes, with the stub it needs, and parses the CMake."""
     page = ROOT / "notebooks" / "run-cpp.md"
-    cells = [b for b in map(cpp.code_block, iter_blocks(page)) if b is not None and b.kind == "writefile"
-             and "source-build" in b.options.get("requires", "")]
+    cells = [
+        b
+        for b in map(cpp.code_block, iter_blocks(page))
+        if b is not None
+        and b.kind == "writefile"
+        and "source-build" in b.options.get("requires", "")
+    ]
     assert [b.language for b in cells] == ["cmake", "cpp", "cmake"], cells
     result = cpp.check_pages(ROOT, paths=[page], stubs=True)
     split = next(d for d in result.blocks if d.fence_line == cells[1].fence_line)
@@ -163,17 +187,23 @@ def test_the_source_builds_gated_cells_are_compiled_and_parsed(tmp_path: Path):
     # planted: an unclosed call in the appended CMake of the split runner
     cmake = "add_executable(split_runner split_runner.cpp)"
     planted.write_text(text.replace(cmake, cmake[:-1]), encoding="utf-8")
-    assert [v.rule for v in cpp.check_pages(tmp_path, paths=[planted], stubs=True).violations] == ["cmake-parse"]
+    assert [v.rule for v in cpp.check_pages(tmp_path, paths=[planted], stubs=True).violations] == [
+        "cmake-parse"
+    ]
 
 
 def test_cxx_package_install_command():
-    ok, _ = parse_command('pip install --no-deps --target "$HOME/et" "executorch==1.5.1"', "p.md", 3)
+    ok, _ = parse_command(
+        'pip install --no-deps --target "$HOME/et" "executorch==1.5.1"', "p.md", 3
+    )
     ok = [dataclasses.replace(c, cxx_package=True) for c in ok]
     assert installs.check_command(ok[0], TABLE) == []
     bad, _ = parse_command("pip install executorch==1.5.0 torch", "p.md", 4)
     bad = [dataclasses.replace(c, cxx_package=True) for c in bad]
     messages = [v.message for v in installs.check_command(bad[0], TABLE)]
-    assert len(messages) == 3 and all(v.rule == "cxx-package" for v in installs.check_command(bad[0], TABLE))
+    assert len(messages) == 3 and all(
+        v.rule == "cxx-package" for v in installs.check_command(bad[0], TABLE)
+    )
     assert "--target DIR and --no-deps" in messages[0] and "not executorch, torch" in messages[1]
     assert f"(executorch {cxxsdk.sdk_version()})" in messages[2]
     # unmarked, the same 1.5 pin disagrees with the release's pin
@@ -193,9 +223,22 @@ def test_cxx_toolchain_is_in_the_notebook_cache_key(monkeypatch):
     from trtdocs.notebooks.cachekey import environment_digest
 
     base = environment.Environment(
-        platform="Linux", machine="x86_64", cpu_model="cpu", cpu_count=2, versions={}, cuda_available=False,
-        gpu_name=None, driver_version=None, cuda_runtime=None, cuda_error=None, torch_tensorrt_imports=False,
-        torch_tensorrt_error=None, packages_digest="0", fingerprint="f", cxx_toolchain=cxxsdk.toolchain())
+        platform="Linux",
+        machine="x86_64",
+        cpu_model="cpu",
+        cpu_count=2,
+        versions={},
+        cuda_available=False,
+        gpu_name=None,
+        driver_version=None,
+        cuda_runtime=None,
+        cuda_error=None,
+        torch_tensorrt_imports=False,
+        torch_tensorrt_error=None,
+        packages_digest="0",
+        fingerprint="f",
+        cxx_toolchain=cxxsdk.toolchain(),
+    )
     assert base.cxx_toolchain["executorch_cxx"] == cxxsdk.sdk_version() is not None
     assert base.cxx_toolchain["cmake"].startswith("cmake version")
     for key in ("executorch_cxx", "compiler", "cmake", "ninja"):
@@ -211,7 +254,9 @@ def test_writefile_cells_are_not_read_as_python():
     from trtdocs.api.index import ApiIndex
     from trtdocs.drift import api
 
-    findings = api.check_notebook(FIXTURES / "drift-cpp" / "writefile.md", ApiIndex.load(), root=FIXTURES)
+    findings = api.check_notebook(
+        FIXTURES / "drift-cpp" / "writefile.md", ApiIndex.load(), root=FIXTURES
+    )
     assert findings == []
 
 
@@ -224,9 +269,11 @@ def test_writefile_cells_of_cpp_files_are_highlighted_as_cpp():
     from trtdocs.output import cellmagic
 
     doc = new_document("<t>", get_default_settings(Parser))
-    cells = {"%%writefile main.cpp\nint main() { return 1 ? 0 : 1; }\n": "cpp",
-             "%%writefile CMakeLists.txt\nproject(p)\n": "ipython3",
-             "print(1)\n": "ipython3"}
+    cells = {
+        "%%writefile main.cpp\nint main() { return 1 ? 0 : 1; }\n": "cpp",
+        "%%writefile CMakeLists.txt\nproject(p)\n": "ipython3",
+        "print(1)\n": "ipython3",
+    }
     for source in cells:
         doc += nodes.literal_block(source, source, language="ipython3")
     cellmagic.highlight_cell_magics(None, doc)
@@ -237,8 +284,11 @@ def test_the_installed_1_4_wheel_ships_tensor_ptr_but_no_module_api():
     # WHEEL_MISSING's reason, measured on the installed wheel's own file list
     import importlib.metadata
 
-    files = {str(f) for f in importlib.metadata.distribution("executorch").files or ()
-             if str(f).startswith("executorch/include/")}
+    files = {
+        str(f)
+        for f in importlib.metadata.distribution("executorch").files or ()
+        if str(f).startswith("executorch/include/")
+    }
     assert "executorch/include/executorch/extension/tensor/tensor_ptr.h" in files
     assert not any("/extension/module/" in f for f in files)
     assert cpp.expected_reason("executorch/extension/module/module.h", cpp.WHEEL_MISSING)
@@ -256,10 +306,19 @@ def test_no_executorch_1_4_package_on_pypi_ships_the_module_api():
     from trtdocs.drift import pypi
 
     files = [f for f in pypi.project("executorch")["files"] if not f.get("yanked")]
-    assert not [f["filename"] for f in files if f["filename"].endswith((".tar.gz", ".zip"))
-                and f["filename"].startswith("executorch-1.4")]
-    wheels = [f for f in files if f["filename"].endswith(".whl") and "-cp311-" in f["filename"]
-              and parse_wheel_filename(f["filename"])[1] in (Version("1.4.0"), Version("1.4.1"))]
+    assert not [
+        f["filename"]
+        for f in files
+        if f["filename"].endswith((".tar.gz", ".zip"))
+        and f["filename"].startswith("executorch-1.4")
+    ]
+    wheels = [
+        f
+        for f in files
+        if f["filename"].endswith(".whl")
+        and "-cp311-" in f["filename"]
+        and parse_wheel_filename(f["filename"])[1] in (Version("1.4.0"), Version("1.4.1"))
+    ]
     assert len(wheels) >= 8  # two releases, four platforms
     for f in wheels:
         with zipfile.ZipFile(pypi._RangeFile(f["url"], int(f["size"]))) as zf:
@@ -270,16 +329,22 @@ def test_no_executorch_1_4_package_on_pypi_ships_the_module_api():
 
 def test_a_block_for_an_unpackaged_release_is_listed_and_a_mistyped_one_fails(tmp_path):
     page = tmp_path / "page.md"
-    page.write_text("% drift: executorch 1.6\n```cpp\nint main() { return 0; }\n```\n\n"
-                    "% drift: executorch 1.66\n```cpp\nint main() { return 0; }\n```\n", encoding="utf-8")
+    page.write_text(
+        "% drift: executorch 1.6\n```cpp\nint main() { return 0; }\n```\n\n"
+        "% drift: executorch 1.66\n```cpp\nint main() { return 0; }\n```\n",
+        encoding="utf-8",
+    )
     result = cpp.check_pages(tmp_path, paths=[page], stubs=True)
     assert [(item.fence_line, item.release, item.reason) for item in result.listed] == [
-        (2, "1.6", cpp.UNPACKAGED_RELEASES["1.6"])]
+        (2, "1.6", cpp.UNPACKAGED_RELEASES["1.6"])
+    ]
     assert [(v.line, v.rule) for v in result.violations] == [(8, "api-version")]
     assert "UNPACKAGED_RELEASES" in result.violations[0].message
 
 
-def test_a_block_that_compiled_is_not_compiled_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_block_that_compiled_is_not_compiled_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A stamp per block that compiled (code, flags, include folders, stubs, compiler),
     holding what it read; a failing block leaves none, so it fails on every check."""
     monkeypatch.setenv("TRTDOCS_CACHE_DIR", str(tmp_path))
@@ -288,14 +353,24 @@ def test_a_block_that_compiled_is_not_compiled_again(tmp_path: Path, monkeypatch
     made = sorted(stamps.iterdir())
     assert first.compiled == 5 and len(made) == 5
     again = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"], stubs=True)
-    assert (again.violations, again.blocks) == ((), first.blocks) and sorted(stamps.iterdir()) == made
+    assert (again.violations, again.blocks) == ((), first.blocks) and sorted(
+        stamps.iterdir()
+    ) == made
     bad = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "bad.md"], stubs=True)
     assert bad.violations and sorted(stamps.iterdir()) == made
     folders = headers.folders(stubs=True)
-    assert cpp.passed_stamp("int main() {}\n", folders) != cpp.passed_stamp("int main() { }\n", folders)
-    assert cpp.passed_stamp("int main() {}\n", folders) != cpp.passed_stamp("int main() {}\n", folders[:-1])
+    assert cpp.passed_stamp("int main() {}\n", folders) != cpp.passed_stamp(
+        "int main() { }\n", folders
+    )
+    assert cpp.passed_stamp("int main() {}\n", folders) != cpp.passed_stamp(
+        "int main() {}\n", folders[:-1]
+    )
 
 
 def test_dependency_lists_are_read_as_g_plus_plus_writes_them():
     deps = "block.o: /tmp/x/block.cpp /usr/include/a\\ b.h \\\n /opt/inc/c.h\n"
-    assert cpp.read_files(deps) == [Path("/tmp/x/block.cpp"), Path("/usr/include/a b.h"), Path("/opt/inc/c.h")]
+    assert cpp.read_files(deps) == [
+        Path("/tmp/x/block.cpp"),
+        Path("/usr/include/a b.h"),
+        Path("/opt/inc/c.h"),
+    ]

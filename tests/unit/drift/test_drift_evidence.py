@@ -23,7 +23,9 @@ def test_a_page_whose_claims_and_steps_all_have_entries_passes():
 
 def test_a_missing_file_is_a_violation():
     result = evidence.check(FIXTURES / "good")
-    assert [(v.path, v.rule) for v in result.violations] == [("notebooks/bare.md", "evidence-missing")]
+    assert [(v.path, v.rule) for v in result.violations] == [
+        ("notebooks/bare.md", "evidence-missing")
+    ]
     assert result.without_evidence == ()
 
 
@@ -37,7 +39,11 @@ def test_planted_bad_entries_and_pages_fail_with_file_and_line():
         ("docs/evidence/page.toml", 10, "evidence-duplicate"),
         ("docs/evidence/page.toml", 14, "evidence-keys"),  # no source
         ("notebooks/page.md", 15, "evidence-coverage"),  # the changed sentence
-        ("notebooks/page.md", 18, "evidence-coverage"),  # its entry has no source, so it does not count
+        (
+            "notebooks/page.md",
+            18,
+            "evidence-coverage",
+        ),  # its entry has no source, so it does not count
         ("notebooks/page.md", 23, "evidence-coverage"),  # a table row naming a platform
         ("notebooks/page.md", 27, "evidence-coverage"),  # a sentence inside a note
         ("notebooks/page.md", 35, "evidence-steps"),  # a shell step
@@ -46,22 +52,31 @@ def test_planted_bad_entries_and_pages_fail_with_file_and_line():
 
 
 def test_claim_like_units():
-    units = evidence.prose_units((FIXTURES / "good" / "notebooks" / "page.md").read_text(encoding="utf-8"))
+    units = evidence.prose_units(
+        (FIXTURES / "good" / "notebooks" / "page.md").read_text(encoding="utf-8")
+    )
     claims = [(u.line, u.claim()) for u in units if u.claim()]
     assert claims == [(15, "1.4.1"), (15, "copies"), (18, "not"), (23, "Linux"), (27, "refuses")]
     # a sentence across a line break is one unit, whitespace-normalised
     assert "Loading a program copies nothing." in [u.text for u in units]
     plain = {u.text for u in units if not u.claim()}
-    assert {"This sentence states nothing checkable.", "A plain list item.", "| A plain row | yes |"} <= plain
+    assert {
+        "This sentence states nothing checkable.",
+        "A plain list item.",
+        "| A plain row | yes |",
+    } <= plain
 
 
-@pytest.mark.parametrize(("text", "word"), [
-    ("Torch-TensorRT 2.14 pins ExecuTorch 1.4.1.", "2.14"),
-    ("Save it as model.pte next to the runner.", None),  # a file name is not a version
-    ("The extra is a range.", None),
-    ("On Windows, PyPI has CPU builds.", "Windows"),
-    ("A non-default option.", None),  # a word inside a hyphenated word does not count
-])
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Torch-TensorRT 2.14 pins ExecuTorch 1.4.1.", "2.14"),
+        ("Save it as model.pte next to the runner.", None),  # a file name is not a version
+        ("The extra is a range.", None),
+        ("On Windows, PyPI has CPU builds.", "Windows"),
+        ("A non-default option.", None),  # a word inside a hyphenated word does not count
+    ],
+)
 def test_claim_patterns(text, word):
     assert evidence.Unit(1, text).claim() == word
 

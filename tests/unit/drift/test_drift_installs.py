@@ -68,15 +68,26 @@ def test_each_planted_defect_fails_with_its_rule(table, installed):
 def test_messages_name_file_line_and_rule(table, installed):
     commands, _ = find_commands(FIXTURES / "drift-installs" / "bad.md", FIXTURES)
     text = [str(v) for c in commands for v in installs.check_command(c, table, installed)]
-    assert "drift-installs/bad.md:4: [nightly-pre] this command uses a nightly channel but does not pass --pre" \
+    assert (
+        "drift-installs/bad.md:4: [nightly-pre] this command uses a nightly channel but does not pass --pre"
         in "\n".join(text)
+    )
     assert any("torch-tensorrt==2.13.7 is not a released version" in t for t in text)
     assert any("add torch-tensorrt-executorch-runtime==0.1.0, or mark" in t for t in text)
 
 
 def test_every_rule_is_documented():
-    assert set(installs.RULES) >= {"nightly-pre", "index-known", "pin-exists", "pin-agrees", "extra-known",
-                                   "extra-installed", "delegate-missing", "parse", "option-known"}
+    assert set(installs.RULES) >= {
+        "nightly-pre",
+        "index-known",
+        "pin-exists",
+        "pin-agrees",
+        "extra-known",
+        "extra-installed",
+        "delegate-missing",
+        "parse",
+        "option-known",
+    }
 
 
 @pytest.mark.parametrize("key", ["2.14", "2.15", "nightly"])
@@ -86,8 +97,12 @@ def test_generated_commands_pass_the_checks(installed, key):
     commands = load_features(REAL_TABLE).install_commands(key)
     assert {"pip linux", "uv linux"} <= set(commands)
     for variant, command in commands.items():
-        assert command.startswith("pip install " if variant.startswith("pip") else "uv pip install ")
-        assert installs.check_generated({key: command}, load_features(REAL_TABLE), installed) == [], variant
+        assert command.startswith(
+            "pip install " if variant.startswith("pip") else "uv pip install "
+        )
+        assert (
+            installs.check_generated({key: command}, load_features(REAL_TABLE), installed) == []
+        ), variant
 
 
 def test_generated_windows_and_uv_commands():
@@ -101,36 +116,54 @@ def test_generated_windows_and_uv_commands():
     assert win.index_urls[0] == "https://download.pytorch.org/whl/nightly/cu132"
     (uv,), _ = parse_command(features.install_command("nightly", "uv"), "generated", 1)
     assert (uv.tool, uv.pre, uv.index_strategy) == ("uv", True, "unsafe-best-match")
-    (uv_win,), _ = parse_command(features.install_command("nightly", "uv", "windows"), "generated", 1)
+    (uv_win,), _ = parse_command(
+        features.install_command("nightly", "uv", "windows"), "generated", 1
+    )
     assert "https://download.pytorch.org/whl/nightly/cpu" in uv_win.index_urls
     with pytest.raises(ValueError, match="no install command"):
         features.install_command("2.15", "conda")
 
 
-@pytest.mark.parametrize(("command", "rule"), [
-    # uv reads --extra-index-url first and stops at the first index with the package
-    ('uv pip install --prerelease=allow "torch_tensorrt[executorch]" '
-     "--index-url https://download.pytorch.org/whl/nightly/cu132 --extra-index-url https://pypi.org/simple",
-     "uv-index-strategy"),
-    ('uv pip install --index-strategy unsafe-best-match "torch_tensorrt[executorch]" '
-     "--index-url https://download.pytorch.org/whl/nightly/cu132 --extra-index-url https://pypi.org/simple",
-     "nightly-pre"),
-    # a user upgrading ExecuTorch on a 2.14 stack
-    ("pip install -U executorch", "pin-upgrade"),
-    ("uv pip install --upgrade executorch", "pin-upgrade"),
-    ('pip install "executorch==1.5.1"', "pin-agrees"),
-])
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        # uv reads --extra-index-url first and stops at the first index with the package
+        (
+            'uv pip install --prerelease=allow "torch_tensorrt[executorch]" '
+            "--index-url https://download.pytorch.org/whl/nightly/cu132 --extra-index-url https://pypi.org/simple",
+            "uv-index-strategy",
+        ),
+        (
+            'uv pip install --index-strategy unsafe-best-match "torch_tensorrt[executorch]" '
+            "--index-url https://download.pytorch.org/whl/nightly/cu132 --extra-index-url https://pypi.org/simple",
+            "nightly-pre",
+        ),
+        # a user upgrading ExecuTorch on a 2.14 stack
+        ("pip install -U executorch", "pin-upgrade"),
+        ("uv pip install --upgrade executorch", "pin-upgrade"),
+        ('pip install "executorch==1.5.1"', "pin-agrees"),
+    ],
+)
 def test_uv_and_pairing_cases(command, rule):
     (cmd,), problems = parse_command(command, "x.md", 1)
     assert problems == []
     assert [v.rule for v in installs.check_command(cmd, load_features(REAL_TABLE))] == [rule]
 
 
-@pytest.mark.parametrize(("torch", "agrees"), [
-    # the documented release pins torch as a range: ranges are compared with ranges
-    ("torch==2.14.*", True), ("torch~=2.14.0", True), ("torch>=2.14.1,<2.15", True), ("torch<2.15", True),
-    ("torch==2.13.*", False), ("torch~=2.13.0", False), ("torch>=2.13,<2.14", False), ("torch>2.15", False),
-])
+@pytest.mark.parametrize(
+    ("torch", "agrees"),
+    [
+        # the documented release pins torch as a range: ranges are compared with ranges
+        ("torch==2.14.*", True),
+        ("torch~=2.14.0", True),
+        ("torch>=2.14.1,<2.15", True),
+        ("torch<2.15", True),
+        ("torch==2.13.*", False),
+        ("torch~=2.13.0", False),
+        ("torch>=2.13,<2.14", False),
+        ("torch>2.15", False),
+    ],
+)
 def test_a_range_is_compared_with_the_pinned_range(torch, agrees):
     (cmd,), _ = parse_command(f'pip install pyyaml "{torch}"', "x.md", 1)
     rules = [v.rule for v in installs.check_command(cmd, load_features(REAL_TABLE))]
@@ -151,7 +184,9 @@ def test_installed_metadata_refuses_executorch_1_5():
     def executorch_requirement(dist: str, extra: str | None = None) -> Requirement:
         for text in metadata.requires(dist) or []:
             req = Requirement(text)
-            if req.name == "executorch" and (extra is None or req.marker and req.marker.evaluate({"extra": extra})):
+            if req.name == "executorch" and (
+                extra is None or req.marker and req.marker.evaluate({"extra": extra})
+            ):
                 return req
         raise AssertionError(f"{dist} does not require executorch")
 
@@ -165,14 +200,18 @@ def test_generated_documented_command_brings_the_delegate():
     features = load_features(REAL_TABLE)
     (cmd,), _ = parse_command(features.install_command("2.14"), "generated", 1)
     assert {canonicalize_name(r.name) for r in cmd.requirements} == {
-        "torch-tensorrt", "torch-tensorrt-executorch-runtime"}
+        "torch-tensorrt",
+        "torch-tensorrt-executorch-runtime",
+    }
     (nightly,), _ = parse_command(features.install_command("nightly"), "generated", 1)
     assert nightly.pre and nightly.index_urls[0] == "https://download.pytorch.org/whl/nightly/cu132"
 
 
 def test_a_broken_generated_command_is_caught(installed):
-    bad = {"nightly": "pip install 'torch_tensorrt[executorch]' "
-                      "--index-url https://download.pytorch.org/whl/nightly/cu132"}
+    bad = {
+        "nightly": "pip install 'torch_tensorrt[executorch]' "
+        "--index-url https://download.pytorch.org/whl/nightly/cu132"
+    }
     rules = [v.rule for v in installs.check_generated(bad, load_features(REAL_TABLE), installed)]
     assert "nightly-pre" in rules
 
@@ -184,9 +223,14 @@ def test_delegate_rule_follows_the_table(tmp_path):
     old = 'since = "2.15"\nnote = "Installing the extra also installs the delegate."\ncells = { "2.14" = { state = "no"'
     assert old in text
     moved = tmp_path / "features.toml"
-    moved.write_text(text.replace(old, old.replace('"2.15"', '"2.14"', 1).replace('"no"', '"described"')))
+    moved.write_text(
+        text.replace(old, old.replace('"2.15"', '"2.14"', 1).replace('"no"', '"described"'))
+    )
     brings = load_features(moved)
-    assert not data.release("2.14").extra_brings_delegate and brings.release("2.14").extra_brings_delegate
+    assert (
+        not data.release("2.14").extra_brings_delegate
+        and brings.release("2.14").extra_brings_delegate
+    )
     (cmd,), _ = parse_command('pip install "torch-tensorrt[executorch]==2.14.0"', "x.md", 1)
     assert [v.rule for v in installs.check_command(cmd, data)] == ["delegate-missing"]
     assert installs.check_command(cmd, brings) == []
@@ -199,11 +243,12 @@ def test_real_pages():
     assert violations == [], "\n".join(map(str, violations))
 
 
-
 def test_marks_before_a_cell_with_options_apply(tmp_path):
     page = tmp_path / "page.md"
-    page.write_text('# Page\n\n% drift: export-only\n```{code-cell} ipython3\n:tags: [remove-output]\n'
-                    '%pip install "torch-tensorrt[executorch]==2.14.0"\n```\n')
+    page.write_text(
+        "# Page\n\n% drift: export-only\n```{code-cell} ipython3\n:tags: [remove-output]\n"
+        '%pip install "torch-tensorrt[executorch]==2.14.0"\n```\n'
+    )
     (cmd,), problems = find_commands(page, tmp_path)
     assert problems == [] and cmd.export_only and cmd.line == 6
 
@@ -211,9 +256,15 @@ def test_marks_before_a_cell_with_options_apply(tmp_path):
 def test_an_install_in_a_shell_cell_is_checked(tmp_path):
     # a shell step made a %%bash cell keeps its install command checked (planted: off the pins)
     page = tmp_path / "page.md"
-    page.write_text('# Page\n\n```{code-cell} ipython3\n:requires: [cuda, tensorrt]\n%%bash\n'
-                    'mkdir -p build\npip install pyyaml \\\n  "torch==2.13.*"\n```\n')
+    page.write_text(
+        "# Page\n\n```{code-cell} ipython3\n:requires: [cuda, tensorrt]\n%%bash\n"
+        'mkdir -p build\npip install pyyaml \\\n  "torch==2.13.*"\n```\n'
+    )
     (cmd,), problems = find_commands(page, tmp_path)
-    assert problems == [] and cmd.line == 7 and [r.name for r in cmd.requirements] == ["pyyaml", "torch"]
+    assert (
+        problems == []
+        and cmd.line == 7
+        and [r.name for r in cmd.requirements] == ["pyyaml", "torch"]
+    )
     table = load_features(REAL_TABLE)
     assert any("torch" in v.message for v in installs.check_command(cmd, table))

@@ -14,10 +14,12 @@ FIXTURES = paths.FIXTURES / "drift-marks"
 
 def test_planted_marks_fail():
     got = [(v.line, v.rule) for v in marks.check_page(FIXTURES / "bad.md", "bad.md")]
-    assert got == [(6, "mark-in-code"),  # "// drift: fragment" in a C++ block
-                   (13, "mark-in-code"),  # "# drift: export-only" in a code cell
-                   (19, "mark-detached"),  # a blank line between the mark and its fence
-                   (27, "mark-unknown")]  # "executorch-1.4"
+    assert got == [
+        (6, "mark-in-code"),  # "// drift: fragment" in a C++ block
+        (13, "mark-in-code"),  # "# drift: export-only" in a code cell
+        (19, "mark-detached"),  # a blank line between the mark and its fence
+        (27, "mark-unknown"),
+    ]  # "executorch-1.4"
 
 
 def test_marks_where_the_guards_read_them_pass():

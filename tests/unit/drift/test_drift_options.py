@@ -20,7 +20,10 @@ def index() -> ApiIndex:
 
 def _check(path: Path, index: ApiIndex) -> list[str]:
     table = load_features(ROOT / "docs" / "features.toml")
-    return [str(v) for v in options.check(path, index, lambda f: table.has(table.feature(f), table.documented))]
+    return [
+        str(v)
+        for v in options.check(path, index, lambda f: table.has(table.feature(f), table.documented))
+    ]
 
 
 def test_save_options_table_matches_the_installed_save(index: ApiIndex) -> None:
@@ -30,14 +33,19 @@ def test_save_options_table_matches_the_installed_save(index: ApiIndex) -> None:
 def test_save_options_drift_is_reported(index: ApiIndex, tmp_path: Path) -> None:
     text = (ROOT / "docs" / "data" / "save-options.toml").read_text()
     wrong = tmp_path / "save-options.toml"
-    wrong.write_text(text.replace('name = "generate_etrecord"\ndefault = "False"',
-                                  'name = "generate_etrecord"\ndefault = "True"')
-                     .replace('name = "zero_copy_kv"\ndefault = "False"\nfeature = "zero-copy-kv"',
-                              'name = "zero_copy_kv"\ndefault = "False"\nfeature = "lowering-kwargs"'))
+    wrong.write_text(
+        text.replace(
+            'name = "generate_etrecord"\ndefault = "False"',
+            'name = "generate_etrecord"\ndefault = "True"',
+        ).replace(
+            'name = "zero_copy_kv"\ndefault = "False"\nfeature = "zero-copy-kv"',
+            'name = "zero_copy_kv"\ndefault = "False"\nfeature = "lowering-kwargs"',
+        )
+    )
     found = _check(wrong, index)
     assert any("'generate_etrecord': default True in the table, False" in f for f in found), found
     assert any("'zero_copy_kv': the installed" in f for f in found), found
     dropped = tmp_path / "dropped.toml"
     start = text.index('[[options]]\nname = "partitioners"')
-    dropped.write_text(text[:start] + text[text.index("[[options]]", start + 1):])
+    dropped.write_text(text[:start] + text[text.index("[[options]]", start + 1) :])
     assert any("takes 'partitioners'" in f for f in _check(dropped, index))

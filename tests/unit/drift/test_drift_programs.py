@@ -14,8 +14,16 @@ FIXTURE = FIXTURES / "drift-programs"
 
 def test_reading_order_is_the_toctree_order_of_index():
     got = [p.name for p in programs.reading_order(FIXTURE)]
-    assert got == ["index.md", "writer.md", "reader-ok.md", "reader-unwritten.md", "reader-early.md",
-                   "late-writer.md", "reader-nolink.md", "reader-temp.md"]
+    assert got == [
+        "index.md",
+        "writer.md",
+        "reader-ok.md",
+        "reader-unwritten.md",
+        "reader-early.md",
+        "late-writer.md",
+        "reader-nolink.md",
+        "reader-temp.md",
+    ]
 
 
 def test_planted_pages_fail_each_rule_with_page_and_line():
@@ -23,7 +31,11 @@ def test_planted_pages_fail_each_rule_with_page_and_line():
     assert got == [
         ("reader-early.md", 4, "programs-order"),  # only late-writer.md, after it, writes late.pte
         ("reader-nolink.md", 4, "programs-link"),  # reads a.pte, names no page that writes it
-        ("reader-temp.md", 4, "programs-tempfile"),  # writer.md's scratch file, in its temporary folder
+        (
+            "reader-temp.md",
+            4,
+            "programs-tempfile",
+        ),  # writer.md's scratch file, in its temporary folder
         ("reader-temp.md", 9, "programs-tempfile"),  # a /tmp path from C++
         ("reader-temp.md", 13, "programs-shell"),  # an unbalanced quote
         ("reader-unwritten.md", 7, "programs-unwritten"),  # no page writes missing.pte
@@ -36,20 +48,34 @@ def test_what_each_page_writes_and_reads():
     found, problems = programs.page_accesses(FIXTURE / "writer.md", "writer.md")
     assert problems == []
     got = {(a.root, a.path, a.write) for a in found if a.path}
-    assert got == {("programs", "a.pte", True), ("temp", "scratch/scratch.pte", True),
-                   ("programs", "a.pte", False)}
+    assert got == {
+        ("programs", "a.pte", True),
+        ("temp", "scratch/scratch.pte", True),
+        ("programs", "a.pte", False),
+    }
     found, _ = programs.page_accesses(FIXTURE / "late-writer.md", "late-writer.md")
     assert {(a.root, a.path, a.write) for a in found} == {
-        ("programs", "", True), ("cwd", "build/model.pte", False), ("programs", "late.pte", True)}
+        ("programs", "", True),
+        ("cwd", "build/model.pte", False),
+        ("programs", "late.pte", True),
+    }
 
 
-@pytest.mark.parametrize(("command", "expected"), [
-    ("./run --model_path programs/m.pte > programs/out.txt",
-     [("cwd", "run", False), ("programs", "m.pte", False), ("programs", "out.txt", True)]),
-    ("python export.py -o programs/m.pte", [("cwd", "export.py", False), ("programs", "m.pte", True)]),
-    ("tee programs/log.txt", [("programs", "log.txt", True)]),
-    ("ls torch.utils._pytree v1.4.1", []),  # a module path and a tag are not files
-])
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        (
+            "./run --model_path programs/m.pte > programs/out.txt",
+            [("cwd", "run", False), ("programs", "m.pte", False), ("programs", "out.txt", True)],
+        ),
+        (
+            "python export.py -o programs/m.pte",
+            [("cwd", "export.py", False), ("programs", "m.pte", True)],
+        ),
+        ("tee programs/log.txt", [("programs", "log.txt", True)]),
+        ("ls torch.utils._pytree v1.4.1", []),  # a module path and a tag are not files
+    ],
+)
 def test_shell_words(command, expected):
     assert [(a.root, a.path, a.write) for a in programs.shell_accesses(1, command)] == expected
 
@@ -62,8 +88,13 @@ def test_real_pages():
 @pytest.mark.parametrize("language", ["console", "shell-session"])
 def test_a_session_block_reads_only_its_prompt_lines(tmp_path: Path, language: str):
     page = tmp_path / "session.md"
-    page.write_text(f"# Session\n\n```{language}\n$ ./run programs/m.pte\nwrote programs/out.txt\n```\n")
+    page.write_text(
+        f"# Session\n\n```{language}\n$ ./run programs/m.pte\nwrote programs/out.txt\n```\n"
+    )
     found, problems = programs.page_accesses(page, "session.md")
     assert problems == []
     # the output line names a file, but it is not a command
-    assert {(a.root, a.path, a.write) for a in found} == {("cwd", "run", False), ("programs", "m.pte", False)}
+    assert {(a.root, a.path, a.write) for a in found} == {
+        ("cwd", "run", False),
+        ("programs", "m.pte", False),
+    }

@@ -32,7 +32,11 @@ def test_pins_agree_with_the_wheels_metadata():
     assert 'executorch<1.5,>=1.4.1; extra == "executorch"' in trt
     assert not any(r.startswith("torch-tensorrt-executorch-runtime") for r in trt)
     runtime = {str(r) for r in pypi.requires("torch-tensorrt-executorch-runtime", "0.1.0")}
-    assert {"executorch==1.4.1", "torch<2.15.0,>=2.14.0", "torch-tensorrt<2.15.0,>=2.14.0"} <= runtime
+    assert {
+        "executorch==1.4.1",
+        "torch<2.15.0,>=2.14.0",
+        "torch-tensorrt<2.15.0,>=2.14.0",
+    } <= runtime
 
 
 def test_generated_command_requirements_exist(table):
@@ -44,9 +48,16 @@ def test_generated_command_requirements_exist(table):
 
 def test_a_wrong_pin_is_caught(table):
     release = table.release("2.14")
-    bad = dataclasses.replace(release, pins={"torch-tensorrt-executorch-runtime": "0.1.0", "executorch": "1.4.0"})
+    bad = dataclasses.replace(
+        release, pins={"torch-tensorrt-executorch-runtime": "0.1.0", "executorch": "1.4.0"}
+    )
     problems = pypi.check_release(bad)
-    assert any("torch-tensorrt-executorch-runtime 0.1.0 requires executorch==1.4.1" in p for p in problems), problems
-    missing = dataclasses.replace(release, pins={"torch-tensorrt-executorch-runtime": "0.1.9", "cuda": "13.2"})
+    assert any(
+        "torch-tensorrt-executorch-runtime 0.1.0 requires executorch==1.4.1" in p for p in problems
+    ), problems
+    missing = dataclasses.replace(
+        release, pins={"torch-tensorrt-executorch-runtime": "0.1.9", "cuda": "13.2"}
+    )
     assert pypi.check_release(missing) == [  # CUDA is not on PyPI: not asked
-        "torch-tensorrt-executorch-runtime ==0.1.9: no version on PyPI satisfies it"]
+        "torch-tensorrt-executorch-runtime ==0.1.9: no version on PyPI satisfies it"
+    ]

@@ -44,8 +44,11 @@ def test_planted_unpinned_executorch_resolves_outside_the_pins(tmp_path: Path, t
 
 
 def test_run_cpp_torch_command_resolves_inside_the_pins(table, cache: Path):
-    shown = [s for s in resolved.page_commands(ROOT / "notebooks" / "run-cpp.md", ROOT, table)
-             if "torch" in {r.name for r in s.command.requirements}]
+    shown = [
+        s
+        for s in resolved.page_commands(ROOT / "notebooks" / "run-cpp.md", ROOT, table)
+        if "torch" in {r.name for r in s.command.requirements}
+    ]
     assert shown, "run-cpp.md no longer installs torch: pick another page command"
     found = resolved.resolution(shown[0], cache)
     assert found.status == resolve.RESOLVED, found

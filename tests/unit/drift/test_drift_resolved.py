@@ -27,25 +27,38 @@ def table():
     return load_features(REAL_TABLE)
 
 
-def _shown(text: str, path: str = "notebooks/page.md", release: str | None = None,
-           **marks: bool) -> resolved.Shown:
+def _shown(
+    text: str, path: str = "notebooks/page.md", release: str | None = None, **marks: bool
+) -> resolved.Shown:
     (cmd,), problems = parse_command(text, path, 7, release=release)
     assert problems == []
     if marks:
         import dataclasses
+
         cmd = dataclasses.replace(cmd, **marks)
     return resolved.Shown(cmd, text)
 
 
 def _report(**versions: str) -> dict:
     """A report in pip's --report format (version 1): what pip would install."""
-    return {"version": "1", "install": [{"metadata": {"name": n.replace("_", "-"), "version": v}}
-                                        for n, v in versions.items()]}
+    return {
+        "version": "1",
+        "install": [
+            {"metadata": {"name": n.replace("_", "-"), "version": v}} for n, v in versions.items()
+        ],
+    }
 
 
 def _resolved(**versions: str) -> resolve.Resolution:
-    return resolve.classify(0, "", _report(**versions), probe=lambda url: None,
-                            resolver="pip 26.3", target="CPython 3.11, Linux x86_64", day=DAY)
+    return resolve.classify(
+        0,
+        "",
+        _report(**versions),
+        probe=lambda url: None,
+        resolver="pip 26.3",
+        target="CPython 3.11, Linux x86_64",
+        day=DAY,
+    )
 
 
 def _rules(shown, found, table) -> list[str]:
@@ -57,7 +70,11 @@ def _rules(shown, found, table) -> list[str]:
 
 def test_a_report_gives_canonical_names_and_versions():
     report = _report(torch="2.14.1", executorch="1.4.1", PyYAML="6.0.4")
-    assert resolve.report_versions(report) == {"torch": "2.14.1", "executorch": "1.4.1", "pyyaml": "6.0.4"}
+    assert resolve.report_versions(report) == {
+        "torch": "2.14.1",
+        "executorch": "1.4.1",
+        "pyyaml": "6.0.4",
+    }
 
 
 STUB_FAILURE = """\
@@ -88,11 +105,21 @@ def test_a_metadata_step_that_fails_with_every_host_answering_is_a_failure():
 
 
 def test_no_matching_version_and_a_conflict_are_failures():
-    none = resolve.classify(1, "ERROR: No matching distribution found for torch_tensorrt>=2.15\n", None)
-    assert (none.status, none.stopped_at, none.cause) == (resolve.FAILED, "torch_tensorrt>=2.15", "no-version")
+    none = resolve.classify(
+        1, "ERROR: No matching distribution found for torch_tensorrt>=2.15\n", None
+    )
+    assert (none.status, none.stopped_at, none.cause) == (
+        resolve.FAILED,
+        "torch_tensorrt>=2.15",
+        "no-version",
+    )
     assert resolve.settled(none)
-    conflict = resolve.classify(1, "ERROR: ResolutionImpossible\nThe conflict is caused by:\n"
-                                   "    a 1.0 depends on b==1\n    c 2.0 depends on b==2\n\n", None)
+    conflict = resolve.classify(
+        1,
+        "ERROR: ResolutionImpossible\nThe conflict is caused by:\n"
+        "    a 1.0 depends on b==1\n    c 2.0 depends on b==2\n\n",
+        None,
+    )
     assert conflict.status == resolve.FAILED and "a 1.0 depends on b==1" in conflict.reason
 
 
@@ -106,13 +133,18 @@ def test_an_unreachable_index_is_marked_without_running_pip(tmp_path: Path, tabl
         return found
 
     found = resolved.resolution(shown, tmp_path, resolver=resolver)
-    assert found.status == resolve.UNREACHABLE and "index unreachable: https://index.invalid/simple" in found.reason
+    assert (
+        found.status == resolve.UNREACHABLE
+        and "index unreachable: https://index.invalid/simple" in found.reason
+    )
     violations, text = resolved.check(shown, found, table)
     assert violations == [] and "not resolved: index unreachable" in text
 
 
 def test_a_page_command_loses_the_options_a_dry_run_replaces():
-    (cmd,), _ = parse_command('pip install --no-deps --target "$HOME/x" -q "executorch==1.5.1"', "p", 1)
+    (cmd,), _ = parse_command(
+        'pip install --no-deps --target "$HOME/x" -q "executorch==1.5.1"', "p", 1
+    )
     assert resolve.pip_args(cmd.args) == ["--no-deps", "executorch==1.5.1"]
     assert resolve.pip_args(["--target=/x", "--user", "torch"]) == ["torch"]
 
@@ -127,9 +159,16 @@ def test_the_resolver_runs_without_pip_configuration():
 
 
 def test_a_resolution_inside_the_pins_passes(table):
-    shown = _shown('pip install "torch-tensorrt[executorch]==2.14.0" "torch-tensorrt-executorch-runtime==0.1.0"')
-    found = _resolved(torch="2.14.1", torch_tensorrt="2.14.0", executorch="1.4.1",
-                      torch_tensorrt_executorch_runtime="0.1.0", tensorrt_cu13="11.1.0.106")
+    shown = _shown(
+        'pip install "torch-tensorrt[executorch]==2.14.0" "torch-tensorrt-executorch-runtime==0.1.0"'
+    )
+    found = _resolved(
+        torch="2.14.1",
+        torch_tensorrt="2.14.0",
+        executorch="1.4.1",
+        torch_tensorrt_executorch_runtime="0.1.0",
+        tensorrt_cu13="11.1.0.106",
+    )
     violations, text = resolved.check(shown, found, table)
     assert violations == []
     assert "torch-tensorrt 2.14.0" in text and "inside release 2.14's pins" in text
@@ -138,7 +177,9 @@ def test_a_resolution_inside_the_pins_passes(table):
 def test_planted_a_command_without_the_runtime_that_resolves_executorch_1_5_fails(table):
     # the static guard passes it (the extra allows executorch >=1.4.1,<1.5 and nothing pins it);
     # a resolution that gives executorch 1.5.1 (a looser extra, a yanked 1.4.x) leaves the pins
-    shown = _shown('pip install "torch-tensorrt[executorch]==2.14.0"', release="2.14", export_only=True)
+    shown = _shown(
+        'pip install "torch-tensorrt[executorch]==2.14.0"', release="2.14", export_only=True
+    )
     found = _resolved(torch="2.14.1", torch_tensorrt="2.14.0", executorch="1.5.1")
     violations, text = resolved.check(shown, found, table)
     assert [v.rule for v in violations] == ["resolved-pins"]
@@ -161,10 +202,14 @@ def test_a_failed_resolution_fails_the_page(table):
 
 def test_a_described_release_is_marked_until_it_is_published(table):
     shown = _shown('pip install "torch_tensorrt[executorch]>=2.15"', release="2.15")
-    missing = resolve.classify(1, "ERROR: No matching distribution found for torch_tensorrt>=2.15\n", None)
+    missing = resolve.classify(
+        1, "ERROR: No matching distribution found for torch_tensorrt>=2.15\n", None
+    )
     violations, text = resolved.check(shown, missing, table)
     assert violations == [] and "release 2.15 is described, not published" in text
-    assert _rules(shown, _resolved(torch_tensorrt="2.15.0", torch="2.15.0"), table) == ["resolved-published"]
+    assert _rules(shown, _resolved(torch_tensorrt="2.15.0", torch="2.15.0"), table) == [
+        "resolved-published"
+    ]
 
 
 def test_a_cxx_package_command_is_held_to_the_cxx_package(table):
@@ -173,7 +218,9 @@ def test_a_cxx_package_command_is_held_to_the_cxx_package(table):
     version = cxxsdk.sdk_version()
     if version is None:
         pytest.skip("no ExecuTorch C++ package in this venv (cxx/)")
-    shown = _shown(f'pip install --no-deps --target "$HOME/x" "executorch=={version}"', cxx_package=True)
+    shown = _shown(
+        f'pip install --no-deps --target "$HOME/x" "executorch=={version}"', cxx_package=True
+    )
     assert _rules(shown, _resolved(executorch=version), table) == []
     assert _rules(shown, _resolved(executorch="1.4.1"), table) == ["resolved-cxx"]
 
@@ -200,18 +247,25 @@ def test_a_resolution_is_kept_for_its_day_only(tmp_path: Path):
     first = resolved.resolution(shown, tmp_path, resolver=resolver, day=DAY)
     again = resolved.resolution(shown, tmp_path, resolver=resolver, day=DAY)
     assert first == again and len(calls) == 1
-    resolved.resolution(shown, tmp_path, resolver=resolver, day="2026-12-05")  # a new day asks again
+    resolved.resolution(
+        shown, tmp_path, resolver=resolver, day="2026-12-05"
+    )  # a new day asks again
     resolved.resolution(shown, tmp_path, resolver=resolver, day=DAY, fresh=True)  # the weekly job
     assert len(calls) == 3
     kept = [json.loads(p.read_text()) for p in tmp_path.glob("*.json")]
     assert len(kept) == 2 and all(k["versions"] == {"torch": "2.14.1"} for k in kept)
 
 
-@pytest.mark.parametrize("found", [
-    resolve.Resolution(resolve.UNREACHABLE, reason="index unreachable: x"),
-    # pip did not start: the build fails, and a later one tries again
-    resolve.classify(2, "python: can't open file '/tmp/pip.whl/pip': [Errno 2] No such file", None),
-])
+@pytest.mark.parametrize(
+    "found",
+    [
+        resolve.Resolution(resolve.UNREACHABLE, reason="index unreachable: x"),
+        # pip did not start: the build fails, and a later one tries again
+        resolve.classify(
+            2, "python: can't open file '/tmp/pip.whl/pip': [Errno 2] No such file", None
+        ),
+    ],
+)
 def test_an_unreachable_or_unexplained_resolution_is_kept_for_an_hour(tmp_path: Path, found, table):
     calls: list[tuple] = []
 
@@ -238,24 +292,31 @@ def test_the_install_page_shows_each_generated_command(table):
     labels = [s.label for s in shown]
     assert "the 2.14 command (pip)" in labels and "the nightly command (uv, Windows)" in labels
     (pip_214,) = [s for s in shown if s.label == "the 2.14 command (pip)"]
-    assert pip_214.command.release == "2.14" and pip_214.command.text == table.install_command("2.14")
+    assert pip_214.command.release == "2.14" and pip_214.command.text == table.install_command(
+        "2.14"
+    )
 
 
 def test_check_pages_gives_violations_claims_and_notes(tmp_path: Path, table):
     page = tmp_path / "notebooks" / "page.md"
     page.parent.mkdir()
-    page.write_text('# P\n\n```bash\npip install --no-deps executorch\n```\n')
+    page.write_text("# P\n\n```bash\npip install --no-deps executorch\n```\n")
 
     def resolver(args, urls):
         return _resolved(executorch="1.5.1")
 
-    violations, claims, notes = resolved.check_pages(tmp_path, table, [page], tmp_path / "cache",
-                                                     resolver=resolver)
-    assert [(v.path, v.line, v.rule) for v in violations] == [("notebooks/page.md", 4, "resolved-pins")]
+    violations, claims, notes = resolved.check_pages(
+        tmp_path, table, [page], tmp_path / "cache", resolver=resolver
+    )
+    assert [(v.path, v.line, v.rule) for v in violations] == [
+        ("notebooks/page.md", 4, "resolved-pins")
+    ]
     assert [(c.path, c.line, c.status) for c in claims] == [("notebooks/page.md", 4, "resolved")]
     lead, items = resolved.banner_text(claims)
-    assert lead == ("Its install commands, given to pip's resolver (pip 26.3 on 2026-12-04, for CPython 3.11, "
-                    "Linux x86_64) as for an empty environment:")
+    assert lead == (
+        "Its install commands, given to pip's resolver (pip 26.3 on 2026-12-04, for CPython 3.11, "
+        "Linux x86_64) as for an empty environment:"
+    )
     assert "outside release 2.14's pins" in items[0]
     assert notes[0].startswith("notebooks/page.md:4: install command resolved")
 

@@ -33,8 +33,12 @@ def table() -> F.FeaturesTable:
 
 
 def test_every_claim_has_a_source(table: F.FeaturesTable) -> None:
-    missing = [f"{f.id} in {key}: {cell.state}" for f in table.features for key, cell in f.cells.items()
-               if cell.state != "unknown" and not cell.sources]
+    missing = [
+        f"{f.id} in {key}: {cell.state}"
+        for f in table.features
+        for key, cell in f.cells.items()
+        if cell.state != "unknown" and not cell.sources
+    ]
     assert not missing
 
 
@@ -42,47 +46,63 @@ def test_every_yes_names_a_run(table: F.FeaturesTable) -> None:
     """The standard on the real table: each yes cites a test at a commit, a published
     file that does it or a page of this guide; the sources of a described release
     (not on PyPI) show no run at all."""
-    no_run = [f"{f.id} in {key}" for f in table.features for key, cell in f.cells.items()
-              if cell.state == "yes" and not any(s.kind in RUNS for s in cell.sources)]
+    no_run = [
+        f"{f.id} in {key}"
+        for f in table.features
+        for key, cell in f.cells.items()
+        if cell.state == "yes" and not any(s.kind in RUNS for s in cell.sources)
+    ]
     assert not no_run
     described = [r.key for r in table.releases.values() if r.status == "described"]
-    ran = [f"{f.id} in {key}" for f in table.features for key in described
-           if f.cells[key].state in ("yes", "in-code")]
+    ran = [
+        f"{f.id} in {key}"
+        for f in table.features
+        for key in described
+        if f.cells[key].state in ("yes", "in-code")
+    ]
     assert not ran, "no 2.15 branch or wheel is public: nothing shows its code or a run"
 
 
 # Issue 27, fix 4: these 2.14 cells rested on code, strings or main-branch CMake; now each
 # names the run it rests on, or says that no run is shown.
-@pytest.mark.parametrize("fid, state, run", [
-    ("cuda-backend-coalesce", "in-code", None),
-    ("green-context", "in-code", None),
-    # review 1: the 2.14.0 wheel's export() changed the KV path after d7f2062810, and the run
-    # there has the TensorRT delegate alone, not the CUDA one the note names
-    ("kv-cache-alias", "in-code", None),
-    ("caller-stream", "in-code", None),
-    ("cmake-from-source", "yes", ".github/scripts/verify-executorch-reference-runner.sh"),
-])
+@pytest.mark.parametrize(
+    "fid, state, run",
+    [
+        ("cuda-backend-coalesce", "in-code", None),
+        ("green-context", "in-code", None),
+        # review 1: the 2.14.0 wheel's export() changed the KV path after d7f2062810, and the run
+        # there has the TensorRT delegate alone, not the CUDA one the note names
+        ("kv-cache-alias", "in-code", None),
+        ("caller-stream", "in-code", None),
+        ("cmake-from-source", "yes", ".github/scripts/verify-executorch-reference-runner.sh"),
+    ],
+)
 def test_fix_4_cells(table: F.FeaturesTable, fid: str, state: str, run: str | None) -> None:
     cell = table.feature(fid).cells["2.14"]
     assert cell.state == state
     tests = [s for s in cell.sources if s.kind == "test"]
     assert [s.path for s in tests if s.path == run] == ([run] if run else [])
-    assert all(s.url.startswith("https://github.com/pytorch/TensorRT/blob/d7f2062810/") for s in tests)
+    assert all(
+        s.url.startswith("https://github.com/pytorch/TensorRT/blob/d7f2062810/") for s in tests
+    )
 
 
 # Review 1: d7f2062810 is a commit of main, so a test there counts for nightly builds too
 # (finding 1); a test that skips where `nvcc` or a green context is missing shows no run
 # without a log (finding 3).
-@pytest.mark.parametrize("fid, key, state", [
-    ("edge-export-api", "nightly", "yes"),
-    ("lowering-kwargs", "nightly", "yes"),
-    ("target-device-per-partition", "nightly", "yes"),
-    ("blob-format", "nightly", "yes"),
-    ("runtime-options-cpp", "nightly", "in-code"),
-    ("multi-method", "2.14", "in-code"),
-    ("multi-method", "nightly", "in-code"),
-    ("green-context", "nightly", "in-code"),
-])
+@pytest.mark.parametrize(
+    "fid, key, state",
+    [
+        ("edge-export-api", "nightly", "yes"),
+        ("lowering-kwargs", "nightly", "yes"),
+        ("target-device-per-partition", "nightly", "yes"),
+        ("blob-format", "nightly", "yes"),
+        ("runtime-options-cpp", "nightly", "in-code"),
+        ("multi-method", "2.14", "in-code"),
+        ("multi-method", "nightly", "in-code"),
+        ("green-context", "nightly", "in-code"),
+    ],
+)
 def test_review_1_cells(table: F.FeaturesTable, fid: str, key: str, state: str) -> None:
     assert table.feature(fid).cells[key].state == state
 
@@ -91,8 +111,12 @@ def test_no_yes_rests_on_a_test_that_skips_without_nvcc(table: F.FeaturesTable) 
     """test_cuda_partitioner_composition.py skips every test without nvcc and ExecuTorch's
     CUDA backend, and no log shows it passing: it may be cited as code, never as the run."""
     skipping = "tests/py/dynamo/executorch/test_cuda_partitioner_composition.py"
-    cited = [f"{f.id} in {key}" for f in table.features for key, cell in f.cells.items()
-             if any(s.kind == "test" and s.path == skipping for s in cell.sources)]
+    cited = [
+        f"{f.id} in {key}"
+        for f in table.features
+        for key, cell in f.cells.items()
+        if any(s.kind == "test" and s.path == skipping for s in cell.sources)
+    ]
     assert not cited
 
 
@@ -102,17 +126,20 @@ def test_every_release_has_a_cell_per_feature(table: F.FeaturesTable) -> None:
 
 
 # The cells issues #11 and #27 name, as the table must state them.
-@pytest.mark.parametrize("fid, key, state", [
-    ("etrecord", "2.14", "in-code"),
-    ("etrecord", "2.15", "broken"),
-    ("etrecord", "nightly", "broken"),
-    ("shared-engines", "2.15", "unknown"),
-    ("cmake-wheel-package", "2.15", "unknown"),
-    # issue 27, fix 5: the 2.15 cells that rested on the pull request's description
-    ("shared-scratch", "2.15", "described"),
-    ("cuda-graphs", "2.15", "described"),
-    ("pte-save", "2.15", "described"),
-])
+@pytest.mark.parametrize(
+    "fid, key, state",
+    [
+        ("etrecord", "2.14", "in-code"),
+        ("etrecord", "2.15", "broken"),
+        ("etrecord", "nightly", "broken"),
+        ("shared-engines", "2.15", "unknown"),
+        ("cmake-wheel-package", "2.15", "unknown"),
+        # issue 27, fix 5: the 2.15 cells that rested on the pull request's description
+        ("shared-scratch", "2.15", "described"),
+        ("cuda-graphs", "2.15", "described"),
+        ("pte-save", "2.15", "described"),
+    ],
+)
 def test_named_cells(table: F.FeaturesTable, fid: str, key: str, state: str) -> None:
     assert table.feature(fid).cells[key].state == state
 
@@ -141,7 +168,8 @@ def _metadata_value(source: F.PinSource, name: str) -> str:
     """What ``source``'s field says about pin ``name``, read from the installed distribution."""
     meta = importlib.metadata.metadata(source.distribution)
     assert Version(meta["Version"]) == Version(source.version), (
-        f"the docs venv has {source.distribution} {meta['Version']}, the table cites {source.version}")
+        f"the docs venv has {source.distribution} {meta['Version']}, the table cites {source.version}"
+    )
     if source.field == "Version":
         return "==" + meta["Version"]
     if source.field == "Requires-Python":
@@ -162,21 +190,30 @@ def _pins() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("key, name", _pins())
-def test_pin_is_taken_from_the_release_metadata(table: F.FeaturesTable, key: str, name: str) -> None:
+def test_pin_is_taken_from_the_release_metadata(
+    table: F.FeaturesTable, key: str, name: str
+) -> None:
     release = table.release(key)
     spec, source = release.pins[name], release.pin_sources[name]
     # the metadata belongs to this release: Torch-TensorRT's own, or a wheel it pins exactly
     own = {canonicalize_name(vocab.TORCH_TENSORRT): release.version}
-    own.update({canonicalize_name(n): s.removeprefix("==")
-                for n, s in release.distribution_pins.items() if s.startswith("==")})
+    own.update(
+        {
+            canonicalize_name(n): s.removeprefix("==")
+            for n, s in release.distribution_pins.items()
+            if s.startswith("==")
+        }
+    )
     assert own.get(canonicalize_name(source.distribution)) == source.version, (
-        f"{name}: {source} is not metadata of release {key}")
+        f"{name}: {source} is not metadata of release {key}"
+    )
     stated = _metadata_value(source, name)
     if source.field == "Description":
         assert f"CUDA {spec}" in stated, f"{name}: the {source} does not state CUDA {spec}"
     else:
         assert SpecifierSet(stated) == SpecifierSet(spec if spec[:1] in "<>=!~" else f"=={spec}"), (
-            f"{name}: the table says {spec}, {source} says {stated}")
+            f"{name}: the table says {spec}, {source} says {stated}"
+        )
 
 
 def test_a_pin_the_metadata_does_not_state_fails(table: F.FeaturesTable) -> None:

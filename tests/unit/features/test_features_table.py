@@ -38,22 +38,28 @@ def test_real_table_has_every_id(table: F.FeaturesTable) -> None:
     assert table.documented == "2.14"
     assert [r.key for r in table.releases.values()] == ["2.14", "2.15", "nightly"]
     assert {r.key: r.status for r in table.releases.values()} == {
-        "2.14": "released", "2.15": "described", "nightly": "nightly"}
+        "2.14": "released",
+        "2.15": "described",
+        "nightly": "nightly",
+    }
     missing = sorted(set(IDS) - {f.id for f in table.features})
     assert not missing
 
 
 def test_install_commands(table: F.FeaturesTable) -> None:
     assert table.install_command("2.14") == (
-        'pip install "torch-tensorrt[executorch]==2.14.0" "torch-tensorrt-executorch-runtime==0.1.0"')
+        'pip install "torch-tensorrt[executorch]==2.14.0" "torch-tensorrt-executorch-runtime==0.1.0"'
+    )
     assert table.install_command("2.15") == 'pip install "torch_tensorrt[executorch]>=2.15"'
     assert table.install_command("nightly") == (
         'pip install --pre "torch_tensorrt[executorch]" '
         "--index-url https://download.pytorch.org/whl/nightly/cu132 "
-        "--extra-index-url https://pypi.org/simple")
+        "--extra-index-url https://pypi.org/simple"
+    )
 
 
 # -- the table against the installed 2.14.0 sources ----------------------------
+
 
 def _site() -> Path:
     dist = importlib.metadata.distribution("torch-tensorrt")
@@ -62,8 +68,11 @@ def _site() -> Path:
 
 
 def _py(*parts: str) -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for part in parts
-                     for p in sorted((_site() / part).parent.glob((_site() / part).name)))
+    return "\n".join(
+        p.read_text(encoding="utf-8")
+        for part in parts
+        for p in sorted((_site() / part).parent.glob((_site() / part).name))
+    )
 
 
 def _bytes(part: str) -> bytes:
@@ -71,8 +80,11 @@ def _bytes(part: str) -> bytes:
     return path.read_bytes()
 
 
-ALL_PY = ("torch_tensorrt/_compile.py", "torch_tensorrt/executorch/*.py",
-          "torch_tensorrt_executorch_runtime/*.py")
+ALL_PY = (
+    "torch_tensorrt/_compile.py",
+    "torch_tensorrt/executorch/*.py",
+    "torch_tensorrt_executorch_runtime/*.py",
+)
 RUNTIME_SO = "torch_tensorrt_executorch_runtime/_portable_lib.*.so"
 RUNNER = "torch_tensorrt/bin/example_executorch_runner"
 
@@ -80,18 +92,36 @@ RUNNER = "torch_tensorrt/bin/example_executorch_runner"
 IN_2_14 = {
     "pte-save": lambda: '"executorch"' in _py("torch_tensorrt/_compile.py"),
     "edge-export-api": lambda: "def export(" in _py("torch_tensorrt/executorch/_export.py"),
-    "multi-method": lambda: "Mapping[str, ExportedProgram]" in _py("torch_tensorrt/executorch/_export.py")
-    or "Mapping" in _py("torch_tensorrt/executorch/_export.py"),
-    "lowering-kwargs": lambda: set(re.findall(r'kwargs\.pop\(\s*"(\w+)"', _py("torch_tensorrt/_compile.py"))) >= {
-        "partitioners", "compile_specs", "backend_config", "constant_methods", "transform_passes",
-        "compile_config", "generate_etrecord", "weight_streaming_budget_per_engine"},
-    "target-device-per-partition": lambda: "target_device" in _py("torch_tensorrt/executorch/partitioner.py"),
+    "multi-method": lambda: (
+        "Mapping[str, ExportedProgram]" in _py("torch_tensorrt/executorch/_export.py")
+        or "Mapping" in _py("torch_tensorrt/executorch/_export.py")
+    ),
+    "lowering-kwargs": lambda: (
+        set(re.findall(r'kwargs\.pop\(\s*"(\w+)"', _py("torch_tensorrt/_compile.py")))
+        >= {
+            "partitioners",
+            "compile_specs",
+            "backend_config",
+            "constant_methods",
+            "transform_passes",
+            "compile_config",
+            "generate_etrecord",
+            "weight_streaming_budget_per_engine",
+        }
+    ),
+    "target-device-per-partition": lambda: (
+        "target_device" in _py("torch_tensorrt/executorch/partitioner.py")
+    ),
     "cuda-backend-coalesce": lambda: "CudaPartitioner" in _py("torch_tensorrt/_compile.py"),
-    "weight-streaming": lambda: "weight_streaming_budget_per_engine" in _py("torch_tensorrt/executorch/_export.py"),
+    "weight-streaming": lambda: (
+        "weight_streaming_budget_per_engine" in _py("torch_tensorrt/executorch/_export.py")
+    ),
     "kv-cache-alias": lambda: "TR02" in _py("torch_tensorrt/executorch/serialization.py"),
     "blob-format": lambda: "TR01" in _py("torch_tensorrt/executorch/serialization.py"),
     "etrecord": lambda: "generate_etrecord" in _py("torch_tensorrt/_compile.py"),
-    "python-runtime-0.1": lambda: "def activate" in _py("torch_tensorrt_executorch_runtime/__init__.py"),
+    "python-runtime-0.1": lambda: (
+        "def activate" in _py("torch_tensorrt_executorch_runtime/__init__.py")
+    ),
     "prebuilt-runner": lambda: (_site() / RUNNER).is_file(),
     "green-context": lambda: b"--green_context_sms" in _bytes(RUNNER),
     "caller-stream": lambda: b"CallerStreamGuard" in _bytes(RUNNER),
@@ -110,14 +140,25 @@ NOT_IN_2_14 = {
     "shared-engines": lambda: b"use_shared_engines" not in _bytes(RUNTIME_SO),
     "cuda-graphs-on-scratch": lambda: b"use_cuda_graphs" not in _bytes(RUNTIME_SO),
     "multi-profile": lambda: b"OptimizationProfileGuard" not in _bytes(RUNTIME_SO),
-    "python-runtime-register": lambda: "def register" not in _py("torch_tensorrt_executorch_runtime/__init__.py"),
-    "save-keeps-compiled-graph": lambda: "retrace: bool = True" in _py("torch_tensorrt/_compile.py"),
+    "python-runtime-register": lambda: (
+        "def register" not in _py("torch_tensorrt_executorch_runtime/__init__.py")
+    ),
+    "save-keeps-compiled-graph": lambda: (
+        "retrace: bool = True" in _py("torch_tensorrt/_compile.py")
+    ),
     "windows-delegate": lambda: "only supported on Linux" in _py("torch_tensorrt/_compile.py"),
-    "extra-brings-delegate": lambda: not any(
-        "executorch-runtime" in r for r in importlib.metadata.requires("torch-tensorrt") or ()),
-    "cmake-wheel-package": lambda: not (_site() / "torch_tensorrt_executorch_runtime" / "cmake").exists(),
+    "extra-brings-delegate": lambda: (
+        not any(
+            "executorch-runtime" in r for r in importlib.metadata.requires("torch-tensorrt") or ()
+        )
+    ),
+    "cmake-wheel-package": lambda: (
+        not (_site() / "torch_tensorrt_executorch_runtime" / "cmake").exists()
+    ),
     "gpu-resident-io-python": lambda: "CPU" in _py("torch_tensorrt_executorch_runtime/runtime.py"),
-    "refuse-weightless-engines": lambda: not re.search(r"weightless|strip_weights|strip_engine", _py(*ALL_PY)),
+    "refuse-weightless-engines": lambda: (
+        not re.search(r"weightless|strip_weights|strip_engine", _py(*ALL_PY))
+    ),
     "runtime-options-python": lambda: _no_python_backend_options(),
 }
 
@@ -129,9 +170,16 @@ def _no_python_backend_options() -> bool:
 
     dist = importlib.metadata.distribution("executorch")
     assert dist.version.startswith("1.4.1")
-    tree = ast.parse(Path(dist.locate_file("executorch/runtime/__init__.py")).read_text(encoding="utf-8"))
+    tree = ast.parse(
+        Path(dist.locate_file("executorch/runtime/__init__.py")).read_text(encoding="utf-8")
+    )
     names = [n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
-    names += [a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in (*n.args, *n.kwonlyargs)]
+    names += [
+        a.arg
+        for n in ast.walk(tree)
+        if isinstance(n, ast.arguments)
+        for a in (*n.args, *n.kwonlyargs)
+    ]
     assert "load_program" in names  # the file is the runtime module
     return not any("option" in name.lower() for name in names)
 
@@ -166,8 +214,17 @@ def test_the_2_14_column_is_checked_against_the_wheels(table: F.FeaturesTable) -
     # (2.14.0's export changed after the commit that runs it), the caller stream (no run with the
     # CUDA delegate)
     assert {fid for fid, s in states.items() if s not in ("yes", "no")} == {
-        "etrecord", "gpu-resident-io", "dynamic-shapes", "weight-streaming", "runtime-options-cpp",
-        "cuda-backend-coalesce", "green-context", "multi-method", "kv-cache-alias", "caller-stream"}
+        "etrecord",
+        "gpu-resident-io",
+        "dynamic-shapes",
+        "weight-streaming",
+        "runtime-options-cpp",
+        "cuda-backend-coalesce",
+        "green-context",
+        "multi-method",
+        "kv-cache-alias",
+        "caller-stream",
+    }
     assert {s for fid, s in states.items() if s not in ("yes", "no")} == {"in-code"}
 
 
@@ -187,25 +244,75 @@ CODE = '{ file = "pytorch/TensorRT/py/a.py", at = "main" }'
 PR = '{ pr = "pytorch/TensorRT#1" }'
 
 
-@pytest.mark.parametrize(("kind", "since", "nightly", "headline", "needs"), [
-    ("added", "described", ("yes", RUN), "Needs a Torch-TensorRT nightly build; described for 2.15, not released",
-     "Torch-TensorRT 2.15 or newer (described for 2.15, not released)"),
-    ("added", "described", ("in-code", CODE),
-     "In code in nightly builds, no run shown; described for 2.15, not released",
-     "Torch-TensorRT 2.15 or newer (described for 2.15, not released)"),
-    ("added", "described", ("described", PR), "Described for 2.15, not released",
-     "Torch-TensorRT 2.15 or newer (described for 2.15, not released)"),
-    ("added", "unknown", ("yes", RUN), "Needs a Torch-TensorRT nightly build; not known for 2.15",
-     "Torch-TensorRT 2.15 or newer (not known for 2.15)"),
-    ("added", "in-code", ("yes", RUN), "Needs Torch-TensorRT 2.15 or newer; in code in 2.15, no run shown",
-     "Torch-TensorRT 2.15 or newer"),
-    ("added", "broken", ("broken", PR), "Needs Torch-TensorRT 2.15 or newer; fails in 2.15",
-     "Torch-TensorRT 2.15 or newer"),
-    ("changed", "described", ("yes", RUN), "Changed in nightly builds; described for 2.15, not released", None),
-    ("changed", "described", ("described", PR), "Described as changed for 2.15, not released", None),
-])
-def test_headline_follows_the_since_cell(tmp_path: Path, kind: str, since: str, nightly: tuple[str, str],
-                                         headline: str, needs: str | None) -> None:
+@pytest.mark.parametrize(
+    ("kind", "since", "nightly", "headline", "needs"),
+    [
+        (
+            "added",
+            "described",
+            ("yes", RUN),
+            "Needs a Torch-TensorRT nightly build; described for 2.15, not released",
+            "Torch-TensorRT 2.15 or newer (described for 2.15, not released)",
+        ),
+        (
+            "added",
+            "described",
+            ("in-code", CODE),
+            "In code in nightly builds, no run shown; described for 2.15, not released",
+            "Torch-TensorRT 2.15 or newer (described for 2.15, not released)",
+        ),
+        (
+            "added",
+            "described",
+            ("described", PR),
+            "Described for 2.15, not released",
+            "Torch-TensorRT 2.15 or newer (described for 2.15, not released)",
+        ),
+        (
+            "added",
+            "unknown",
+            ("yes", RUN),
+            "Needs a Torch-TensorRT nightly build; not known for 2.15",
+            "Torch-TensorRT 2.15 or newer (not known for 2.15)",
+        ),
+        (
+            "added",
+            "in-code",
+            ("yes", RUN),
+            "Needs Torch-TensorRT 2.15 or newer; in code in 2.15, no run shown",
+            "Torch-TensorRT 2.15 or newer",
+        ),
+        (
+            "added",
+            "broken",
+            ("broken", PR),
+            "Needs Torch-TensorRT 2.15 or newer; fails in 2.15",
+            "Torch-TensorRT 2.15 or newer",
+        ),
+        (
+            "changed",
+            "described",
+            ("yes", RUN),
+            "Changed in nightly builds; described for 2.15, not released",
+            None,
+        ),
+        (
+            "changed",
+            "described",
+            ("described", PR),
+            "Described as changed for 2.15, not released",
+            None,
+        ),
+    ],
+)
+def test_headline_follows_the_since_cell(
+    tmp_path: Path,
+    kind: str,
+    since: str,
+    nightly: tuple[str, str],
+    headline: str,
+    needs: str | None,
+) -> None:
     # planted: a feature described for 2.15 whose 2.15 cell no run shows;
     # "Needs Torch-TensorRT 2.15 or newer" alone would claim more than the cell
     table = tmp_path / "features.toml"
@@ -234,13 +341,18 @@ DOCUMENTED_STATES = [
 
 
 @pytest.mark.parametrize("state, source, remark, headline", DOCUMENTED_STATES)
-def test_each_state_of_the_documented_release_reads_in_plain_words(tmp_path: Path, state: str, source: str,
-                                                                  remark: str, headline: str) -> None:
+def test_each_state_of_the_documented_release_reads_in_plain_words(
+    tmp_path: Path, state: str, source: str, remark: str, headline: str
+) -> None:
     table = tmp_path / "features.toml"
     cells = f'"2.14" = {{ state = "{state}", sources = [{source}], remark = "{remark}" }}'
-    table.write_text(FIXTURE.read_text().replace(
-        '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "unknown" }' % RUN,
-        cells + ', "2.15" = { state = "unknown" }', 1))
+    table.write_text(
+        FIXTURE.read_text().replace(
+            '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "unknown" }' % RUN,
+            cells + ', "2.15" = { state = "unknown" }',
+            1,
+        )
+    )
     t = load(table)
     feature = t.feature("internal")
     assert feature.cells["2.14"].state == state
@@ -281,7 +393,9 @@ NOTES_BY_DOCUMENTED_RELEASE = [
 
 
 @pytest.mark.parametrize("documented, fid, asked, expected", NOTES_BY_DOCUMENTED_RELEASE)
-def test_notes_relative_to_documented_release(documented: str, fid: str, asked: str, expected: str) -> None:
+def test_notes_relative_to_documented_release(
+    documented: str, fid: str, asked: str, expected: str
+) -> None:
     table = load(FIXTURE, documented)
     assert getattr(table, asked)(table.feature(fid)) == expected
 
@@ -292,10 +406,15 @@ def test_a_nightly_feature_says_what_the_newest_release_cell_says(tmp_path: Path
     unknown = '"2.15" = { state = "unknown", sources = [{ pr = "pytorch/TensorRT#2", shows = "a fixture note" }] }'
     assert unknown in FIXTURE.read_text()
     table = tmp_path / "features.toml"
-    table.write_text(FIXTURE.read_text().replace(
-        unknown, '"2.15" = { state = "no", sources = [{ pr = "pytorch/TensorRT#2" }] }', 1))
+    table.write_text(
+        FIXTURE.read_text().replace(
+            unknown, '"2.15" = { state = "no", sources = [{ pr = "pytorch/TensorRT#2" }] }', 1
+        )
+    )
     t = load(table)
-    assert t.availability(t.feature("future")) == "Needs a Torch-TensorRT nightly build; not in 2.15"
+    assert (
+        t.availability(t.feature("future")) == "Needs a Torch-TensorRT nightly build; not in 2.15"
+    )
     assert t.requirement("future").needs == "a Torch-TensorRT nightly build (not in 2.15)"
 
 
@@ -305,11 +424,22 @@ def test_a_feature_the_documented_release_lacks_has_no_platforms_there() -> None
 
 
 def _env(torch_tensorrt: str | None) -> Environment:
-    return Environment(platform="Linux", machine="x86_64", cpu_model="cpu", cpu_count=2,
-                       versions={"torch_tensorrt": torch_tensorrt}, cuda_available=False, gpu_name=None,
-                       driver_version=None, cuda_runtime=None, cuda_error="no CUDA GPU",
-                       torch_tensorrt_imports=False, torch_tensorrt_error="no TensorRT", packages_digest="",
-                       fingerprint="x")
+    return Environment(
+        platform="Linux",
+        machine="x86_64",
+        cpu_model="cpu",
+        cpu_count=2,
+        versions={"torch_tensorrt": torch_tensorrt},
+        cuda_available=False,
+        gpu_name=None,
+        driver_version=None,
+        cuda_runtime=None,
+        cuda_error="no CUDA GPU",
+        torch_tensorrt_imports=False,
+        torch_tensorrt_error="no TensorRT",
+        packages_digest="",
+        fingerprint="x",
+    )
 
 
 def test_resolver_requirements() -> None:
@@ -319,8 +449,13 @@ def test_resolver_requirements() -> None:
     nightly = t.requirement("future")
     assert str(nightly) == "torch_tensorrt>=2.16.0.dev0"
     # no release satisfies it; a later nightly does
-    for version, ok in (("2.14.0", False), ("2.15.0", False), ("2.15.3", False),
-                        ("2.15.0.dev20261001", False), ("2.16.0.dev20261101", True)):
+    for version, ok in (
+        ("2.14.0", False),
+        ("2.15.0", False),
+        ("2.15.3", False),
+        ("2.15.0.dev20261001", False),
+        ("2.16.0.dev20261101", True),
+    ):
         assert nightly.specifier.contains(version, prereleases=True) is ok, version
     with pytest.raises(requirements.RequirementError, match="unknown feature 'nope'"):
         t.requirement("nope")
@@ -332,11 +467,19 @@ def test_gated_reason_names_needed_and_installed_versions() -> None:
     assert requirements.evaluate(["feature:old"], env, features=t.requirement) == []
     [unmet] = requirements.evaluate(["feature:next"], env, features=t.requirement)
     # what a reader reads in marks and banners: the release in words, no feature id
-    assert (unmet.needs, unmet.reason) == ("Torch-TensorRT 2.15 or newer", "torch_tensorrt 2.14.0 is installed")
+    assert (unmet.needs, unmet.reason) == (
+        "Torch-TensorRT 2.15 or newer",
+        "torch_tensorrt 2.14.0 is installed",
+    )
     [unmet] = requirements.evaluate(["feature:future"], env, features=t.requirement)
     assert unmet.needs == "a Torch-TensorRT nightly build (not known for 2.15)"
     assert unmet.reason == "torch_tensorrt 2.14.0 is installed"
-    assert requirements.evaluate(["feature:future"], _env("2.16.0.dev20261101"), features=t.requirement) == []
+    assert (
+        requirements.evaluate(
+            ["feature:future"], _env("2.16.0.dev20261101"), features=t.requirement
+        )
+        == []
+    )
 
 
 def test_gating_marks_the_cell(tmp_path: Path) -> None:
@@ -345,22 +488,34 @@ def test_gating_marks_the_cell(tmp_path: Path) -> None:
     from trtdocs.notebooks.gating import gate
     from trtdocs.notebooks.marks import mark_line
     from trtdocs.notebooks.plan import SKIP_TAG, BuildContext
+
     text = FIXTURE_NOTEBOOK
     nb = read_myst_markdown_notebook(text, add_source_map=True)
     cells = len(nb.cells)
-    ctx = BuildContext(environment=_env("2.14.0"), disabled=frozenset(),
-                       features=load(FIXTURE).requirement, record_dir=tmp_path,
-                       import_roots=(), srcdir=tmp_path)
+    ctx = BuildContext(
+        environment=_env("2.14.0"),
+        disabled=frozenset(),
+        features=load(FIXTURE).requirement,
+        record_dir=tmp_path,
+        import_roots=(),
+        srcdir=tmp_path,
+    )
     plan = gate(nb, ctx, "page")
     # the decision is data on the plan; the notebook only gets nbclient's tag
     [skipped] = plan.skipped
     assert (skipped.number, skipped.needs) == (2, ("feature:future",))
-    assert skipped.reasons == ("needs a Torch-TensorRT nightly build (not known for 2.15): "
-                               "torch_tensorrt 2.14.0 is installed",)
-    assert SKIP_TAG in nb.cells[skipped.index].metadata["tags"] and nb.cells[skipped.index].source == "y = 2"
+    assert skipped.reasons == (
+        "needs a Torch-TensorRT nightly build (not known for 2.15): "
+        "torch_tensorrt 2.14.0 is installed",
+    )
+    assert (
+        SKIP_TAG in nb.cells[skipped.index].metadata["tags"]
+        and nb.cells[skipped.index].source == "y = 2"
+    )
     assert len(nb.cells) == cells  # nothing written into the notebook
     assert mark_line(skipped.needs, plan.needs) == (
-        "Not run in this build: needs a Torch-TensorRT nightly build (not known for 2.15).")
+        "Not run in this build: needs a Torch-TensorRT nightly build (not known for 2.15)."
+    )
 
 
 FIXTURE_NOTEBOOK = """---
@@ -394,83 +549,170 @@ GOOD = FIXTURE.read_text(encoding="utf-8")
 RUN_SOURCE = '{ test = "pytorch/TensorRT/tests/test_fixture.py", at = "0123abc" }'
 
 
-@pytest.mark.parametrize("old, new, message", [
-    ('documented = "2.14"', 'documented = "2.13"', "documented: release '2.13' is not in [releases]"),
-    ('documented = "2.14"', 'documented = "nightly"', "documented: must be a numbered release"),
-    ('id = "next"\ntitle', 'id = "old"\ntitle', "features[1] 'old': duplicate id"),
-    ('since = "2.15"', 'since = "2.16"', "features[1] 'next'.since: unknown release '2.16'"),
-    ('since = "2.15"', 'since = "2.15"\nsinse = "x"', "features[1] 'next': unknown key 'sinse'"),
-    ('platforms = ["linux-x86_64"]\nnote', 'platforms = ["linux-arm"]\nnote',
-     "features[3] 'runner'.platforms: unknown platform 'linux-arm'"),
-    ('platforms = ["linux-x86_64"]\nnote', 'platforms = ["windows-x86_64"]\nnote',
-     "features[3] 'runner'.platforms: 'windows-x86_64' is not a platform of release '2.14'"),
-    ('[releases."2.15"]', '[releases."2.x"]', "releases.'2.x': release key '2.x' is not a version"),
-    ('status = "described"', 'status = "beta"', "releases.'2.15'.status: unknown status 'beta'"),
-    ('version = "2.15.0"', 'version = "2.16.0"', "releases.'2.15'.version: '2.16.0' does not belong"),
-    ('spec = ">=2.14.0,<2.15.0"', 'spec = "latest"',
-     "releases.'2.14'.pins.torch.spec: 'latest' is neither a version nor a specifier"),
-    ('pins = { torch = {', 'pins = { numpy = {', "releases.'2.14'.pins.numpy: unknown pin"),
-    ('pins = { torch = { spec = ">=2.14.0,<2.15.0", metadata = "torch-tensorrt==2.14.0", field = "Requires-Dist" } }',
-     'pins = { torch = ">=2.14.0,<2.15.0" }', "releases.'2.14'.pins.torch: must be a table"),
-    ('metadata = "torch-tensorrt==2.14.0"', 'metadata = "a dry-run"',
-     "releases.'2.14'.pins.torch.metadata: 'a dry-run' must name one published distribution"),
-    ('metadata = "torch-tensorrt==2.14.0"', 'metadata = "torch-tensorrt>=2.14"',
-     "releases.'2.14'.pins.torch.metadata: 'torch-tensorrt>=2.14' must name one published distribution"),
-    ('field = "Requires-Dist"', 'field = "Summary"', "releases.'2.14'.pins.torch.field: unknown field 'Summary'"),
-    (', field = "Requires-Dist" }', ' }', "releases.'2.14'.pins.torch: missing key 'field'"),
-    ('pins = {}\ninstall = { index_url = "", extra', 'pins = { cuda = { spec = "13.2", metadata = "torch-tensorrt==2.14.0", '
-     'field = "Description" } }\ninstall = { index_url = "", extra',
-     "releases.'2.15'.pins: a described release has no published metadata to take a pin from"),
-    # cells: every release, a known state, the sources its state needs, agreement with since
-    ('"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
-     '"2.14" = { state = "yes" }, "2.15" = { state = "yes"',
-     "features[0] 'old'.cells.'2.14': state 'yes' needs its sources: a run is shown"),
-    # planted: a yes resting on a pull request and a wheel's code, as 2.14's cuda-backend-coalesce once did
-    ('"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
-     '"2.14" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }, { wheel = "torch-tensorrt==2.14.0", '
-     'path = "torch_tensorrt/_compile.py" }] }, "2.15" = { state = "yes"',
-     "features[0] 'old'.cells.'2.14': state 'yes' means a run is shown: an upstream test that runs it at a "
-     "named commit (one that skips on some machines, with a log of it passing), a published file that does it, "
-     "or a cell of this guide that runs it, but its sources "
-     "(pr, wheel) show none of that: it needs a source of kind artifact"),
-    # a test at a branch is no run: a branch moves
-    ('"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
-     '"2.14" = { state = "yes", sources = [{ test = "pytorch/TensorRT/tests/t.py", at = "main" }] }, '
-     '"2.15" = { state = "yes"', "features[0] 'old'.cells.'2.14'.sources[0]: a test runs at a commit"),
-    # planted: code claimed on a pull request's word
-    ('"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
-     '"2.14" = { state = "in-code", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
-     "features[0] 'old'.cells.'2.14': state 'in-code' means the release's code has it"),
-    # planted: an in-code remark that reads as a run, as 2.14's etrecord once did ("In code in
-    # 2.14, no run shown: run upstream only for a program without engines")
-    ('"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
-     '"2.14" = { state = "in-code", sources = [{ file = "pytorch/TensorRT/py/a.py", at = "main" }], '
-     'remark = "run upstream only for a program without engines" }, "2.15" = { state = "yes"',
-     "features[0] 'old'.cells.'2.14'.remark: an in-code remark names the run that is missing"),
-    ('"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
-     '"2.14" = { state = "no", sources = [] }, "2.15" = { state = "yes"',
-     "features[1] 'next'.cells.'2.14': state 'no' needs its sources"),
-    ('nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }', 'nightly = { state = "broken" }',
-     "features[4] 'internal'.cells.nightly: state 'broken' needs its sources"),
-    ('nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }', 'nightly = { state = "flaky", sources = [{ pr = "pytorch/TensorRT#3" }] }',
-     "features[4] 'internal'.cells.nightly.state: unknown state 'flaky'"),
-    (', nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }', '',
-     "features[4] 'internal'.cells: missing release 'nightly'"),
-    ('"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
-     '"2.14" = { state = "described", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
-     "features[1] 'next'.cells.'2.14'.state: is 'described' but since = '2.15' says release '2.14' lacks"),
-    ('"2.15" = { state = "unknown" }, nightly = { state = "broken"',
-     '"2.15" = { state = "no", sources = [{ pr = "pytorch/TensorRT#3" }] }, nightly = { state = "broken"',
-     "features[4] 'internal'.cells.'2.15'.state: is 'no' but since = '2.14' says release '2.15' has the feature"),
-    ('nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }', 'nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }], why = "x" }',
-     "features[4] 'internal'.cells.nightly: unknown key 'why'"),
-    ('table_only = "internal to the delegate"', 'table_only = "internal to the delegate"\nkind = "renamed"',
-     "features[4] 'internal'.kind: unknown kind 'renamed'"),
-    ('note = "Not for readers."', 'note = "Not for `readers."', "features[4] 'internal'.note: has an unclosed"),
-    ('table_only = "internal to the delegate"', 'table_only = ""',
-     "features[4] 'internal'.table_only: must be a non-empty string"),
-    ('title = "Old feature"\n', '', "features[0] 'old': missing key 'title'"),
-])
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        (
+            'documented = "2.14"',
+            'documented = "2.13"',
+            "documented: release '2.13' is not in [releases]",
+        ),
+        ('documented = "2.14"', 'documented = "nightly"', "documented: must be a numbered release"),
+        ('id = "next"\ntitle', 'id = "old"\ntitle', "features[1] 'old': duplicate id"),
+        ('since = "2.15"', 'since = "2.16"', "features[1] 'next'.since: unknown release '2.16'"),
+        (
+            'since = "2.15"',
+            'since = "2.15"\nsinse = "x"',
+            "features[1] 'next': unknown key 'sinse'",
+        ),
+        (
+            'platforms = ["linux-x86_64"]\nnote',
+            'platforms = ["linux-arm"]\nnote',
+            "features[3] 'runner'.platforms: unknown platform 'linux-arm'",
+        ),
+        (
+            'platforms = ["linux-x86_64"]\nnote',
+            'platforms = ["windows-x86_64"]\nnote',
+            "features[3] 'runner'.platforms: 'windows-x86_64' is not a platform of release '2.14'",
+        ),
+        (
+            '[releases."2.15"]',
+            '[releases."2.x"]',
+            "releases.'2.x': release key '2.x' is not a version",
+        ),
+        (
+            'status = "described"',
+            'status = "beta"',
+            "releases.'2.15'.status: unknown status 'beta'",
+        ),
+        (
+            'version = "2.15.0"',
+            'version = "2.16.0"',
+            "releases.'2.15'.version: '2.16.0' does not belong",
+        ),
+        (
+            'spec = ">=2.14.0,<2.15.0"',
+            'spec = "latest"',
+            "releases.'2.14'.pins.torch.spec: 'latest' is neither a version nor a specifier",
+        ),
+        ("pins = { torch = {", "pins = { numpy = {", "releases.'2.14'.pins.numpy: unknown pin"),
+        (
+            'pins = { torch = { spec = ">=2.14.0,<2.15.0", metadata = "torch-tensorrt==2.14.0", field = "Requires-Dist" } }',
+            'pins = { torch = ">=2.14.0,<2.15.0" }',
+            "releases.'2.14'.pins.torch: must be a table",
+        ),
+        (
+            'metadata = "torch-tensorrt==2.14.0"',
+            'metadata = "a dry-run"',
+            "releases.'2.14'.pins.torch.metadata: 'a dry-run' must name one published distribution",
+        ),
+        (
+            'metadata = "torch-tensorrt==2.14.0"',
+            'metadata = "torch-tensorrt>=2.14"',
+            "releases.'2.14'.pins.torch.metadata: 'torch-tensorrt>=2.14' must name one published distribution",
+        ),
+        (
+            'field = "Requires-Dist"',
+            'field = "Summary"',
+            "releases.'2.14'.pins.torch.field: unknown field 'Summary'",
+        ),
+        (', field = "Requires-Dist" }', " }", "releases.'2.14'.pins.torch: missing key 'field'"),
+        (
+            'pins = {}\ninstall = { index_url = "", extra',
+            'pins = { cuda = { spec = "13.2", metadata = "torch-tensorrt==2.14.0", '
+            'field = "Description" } }\ninstall = { index_url = "", extra',
+            "releases.'2.15'.pins: a described release has no published metadata to take a pin from",
+        ),
+        # cells: every release, a known state, the sources its state needs, agreement with since
+        (
+            '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
+            '"2.14" = { state = "yes" }, "2.15" = { state = "yes"',
+            "features[0] 'old'.cells.'2.14': state 'yes' needs its sources: a run is shown",
+        ),
+        # planted: a yes resting on a pull request and a wheel's code, as 2.14's cuda-backend-coalesce once did
+        (
+            '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
+            '"2.14" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }, { wheel = "torch-tensorrt==2.14.0", '
+            'path = "torch_tensorrt/_compile.py" }] }, "2.15" = { state = "yes"',
+            "features[0] 'old'.cells.'2.14': state 'yes' means a run is shown: an upstream test that runs it at a "
+            "named commit (one that skips on some machines, with a log of it passing), a published file that does it, "
+            "or a cell of this guide that runs it, but its sources "
+            "(pr, wheel) show none of that: it needs a source of kind artifact",
+        ),
+        # a test at a branch is no run: a branch moves
+        (
+            '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
+            '"2.14" = { state = "yes", sources = [{ test = "pytorch/TensorRT/tests/t.py", at = "main" }] }, '
+            '"2.15" = { state = "yes"',
+            "features[0] 'old'.cells.'2.14'.sources[0]: a test runs at a commit",
+        ),
+        # planted: code claimed on a pull request's word
+        (
+            '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
+            '"2.14" = { state = "in-code", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
+            "features[0] 'old'.cells.'2.14': state 'in-code' means the release's code has it",
+        ),
+        # planted: an in-code remark that reads as a run, as 2.14's etrecord once did ("In code in
+        # 2.14, no run shown: run upstream only for a program without engines")
+        (
+            '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
+            '"2.14" = { state = "in-code", sources = [{ file = "pytorch/TensorRT/py/a.py", at = "main" }], '
+            'remark = "run upstream only for a program without engines" }, "2.15" = { state = "yes"',
+            "features[0] 'old'.cells.'2.14'.remark: an in-code remark names the run that is missing",
+        ),
+        (
+            '"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
+            '"2.14" = { state = "no", sources = [] }, "2.15" = { state = "yes"',
+            "features[1] 'next'.cells.'2.14': state 'no' needs its sources",
+        ),
+        (
+            'nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }',
+            'nightly = { state = "broken" }',
+            "features[4] 'internal'.cells.nightly: state 'broken' needs its sources",
+        ),
+        (
+            'nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }',
+            'nightly = { state = "flaky", sources = [{ pr = "pytorch/TensorRT#3" }] }',
+            "features[4] 'internal'.cells.nightly.state: unknown state 'flaky'",
+        ),
+        (
+            ', nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }',
+            "",
+            "features[4] 'internal'.cells: missing release 'nightly'",
+        ),
+        (
+            '"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
+            '"2.14" = { state = "described", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
+            "features[1] 'next'.cells.'2.14'.state: is 'described' but since = '2.15' says release '2.14' lacks",
+        ),
+        (
+            '"2.15" = { state = "unknown" }, nightly = { state = "broken"',
+            '"2.15" = { state = "no", sources = [{ pr = "pytorch/TensorRT#3" }] }, nightly = { state = "broken"',
+            "features[4] 'internal'.cells.'2.15'.state: is 'no' but since = '2.14' says release '2.15' has the feature",
+        ),
+        (
+            'nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }',
+            'nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }], why = "x" }',
+            "features[4] 'internal'.cells.nightly: unknown key 'why'",
+        ),
+        (
+            'table_only = "internal to the delegate"',
+            'table_only = "internal to the delegate"\nkind = "renamed"',
+            "features[4] 'internal'.kind: unknown kind 'renamed'",
+        ),
+        (
+            'note = "Not for readers."',
+            'note = "Not for `readers."',
+            "features[4] 'internal'.note: has an unclosed",
+        ),
+        (
+            'table_only = "internal to the delegate"',
+            'table_only = ""',
+            "features[4] 'internal'.table_only: must be a non-empty string",
+        ),
+        ('title = "Old feature"\n', "", "features[0] 'old': missing key 'title'"),
+    ],
+)
 def test_bad_table_names_file_and_entry(tmp_path: Path, old: str, new: str, message: str) -> None:
     assert old in GOOD
     bad = tmp_path / "features.toml"
@@ -495,8 +737,11 @@ def test_a_matrix_cell_reads_as_words_in_a_text_export() -> None:
     from trtdocs.vocab import STATES
 
     table = load(ROOT / "docs" / "features.toml")
-    texts = {(f.id, key): (STATES[cell.state].word, _state(table, f, table.release(key)).astext())
-             for f in table.features for key, cell in f.cells.items()}
+    texts = {
+        (f.id, key): (STATES[cell.state].word, _state(table, f, table.release(key)).astext())
+        for f in table.features
+        for key, cell in f.cells.items()
+    }
     detailed = [(word, text) for word, text in texts.values() if not text.endswith(word)]
     assert detailed, "no cell with a remark or a platform limit in docs/features.toml"
     for word, text in detailed:

@@ -32,29 +32,42 @@ def test_blocks_outside_cells_are_counted_by_kind() -> None:
 
 
 def test_the_sentence_names_each_kind_and_what_the_guards_check() -> None:
-    assert text_blocks_text({"shell": 3, "C++": 1}, checked=False) == \
-        "Shown as text, not run in this build: 3 shell blocks and 1 C++ block."
+    assert (
+        text_blocks_text({"shell": 3, "C++": 1}, checked=False)
+        == "Shown as text, not run in this build: 3 shell blocks and 1 C++ block."
+    )
     with_checks = text_blocks_text({"shell": 1, "C++": 2, "CMake": 1}, checked=True)
     assert with_checks.startswith(
-        "Shown as text, not run in this build: 1 shell block, 2 C++ blocks and 1 CMake block. The build checks ")
-    assert " It compiles each C++ block and says under it against which headers" in with_checks and with_checks.endswith(" It parses each CMake block.")
-    assert "compiles" not in text_blocks_text({"shell": 1}, checked=True)  # only the kinds the page has
+        "Shown as text, not run in this build: 1 shell block, 2 C++ blocks and 1 CMake block. The build checks "
+    )
+    assert (
+        " It compiles each C++ block and says under it against which headers" in with_checks
+        and with_checks.endswith(" It parses each CMake block.")
+    )
+    assert "compiles" not in text_blocks_text(
+        {"shell": 1}, checked=True
+    )  # only the kinds the page has
     # the API guard reads Python shown as text (drift/api.py): its names and keywords
     assert text_blocks_text({"Python": 1}, checked=True) == (
         "Shown as text, not run in this build: 1 Python block. The build checks the names and keywords each "
-        "Python block uses from Torch-TensorRT and ExecuTorch against the installed packages.")
+        "Python block uses from Torch-TensorRT and ExecuTorch against the installed packages."
+    )
 
 
 def test_the_sentence_counts_the_marked_blocks() -> None:
     assert text_blocks_text({"shell": 3, "C++": 1}, checked=False, marked=2) == (
         "Shown as text, not run in this build: 3 shell blocks and 1 C++ block. 2 of them are marked "
-        "with what they need, as a cell that did not run is.")
+        "with what they need, as a cell that did not run is."
+    )
     assert text_blocks_text({"shell": 3}, checked=False, marked=1).endswith(
-        " 1 of them is marked with what it needs, as a cell that did not run is.")
+        " 1 of them is marked with what it needs, as a cell that did not run is."
+    )
     assert text_blocks_text({"shell": 1}, checked=False, marked=1).endswith(
-        " It is marked with what it needs, as a cell that did not run is.")
+        " It is marked with what it needs, as a cell that did not run is."
+    )
     assert text_blocks_text({"C++": 3}, checked=False, marked=3).endswith(
-        " Each is marked with what it needs, as a cell that did not run is.")
+        " Each is marked with what it needs, as a cell that did not run is."
+    )
 
 
 def test_a_page_with_only_cells_says_nothing() -> None:

@@ -10,7 +10,12 @@ from trtdocs.notebooks.plan import PagePlan
 
 # what jupyter-cache gives a page with no code cells: the run of another page with none
 OTHER_PAGES_RUN = {"mtime": 1_700_000_000.0, "runtime": 2.5}
-CPU = {"cpu_model": "Test CPU", "cpu_count": 2, "cuda_available": False, "versions": {"torch": "2.14.1"}}
+CPU = {
+    "cpu_model": "Test CPU",
+    "cpu_count": 2,
+    "cuda_available": False,
+    "versions": {"torch": "2.14.1"},
+}
 
 
 def test_a_page_without_code_cells_has_no_run() -> None:
@@ -35,8 +40,13 @@ def test_needs_says_nothing_of_code_cells_a_page_does_not_have() -> None:
 
 def test_an_earlier_builds_run_offers_these_outputs() -> None:
     plan = PagePlan((), (), 2, [])
-    entry = {"status": "executed", "earlier": True, "environment": CPU,
-             "executed_at": "2026-01-02T03:04:05+00:00", "duration_s": 1.0}
+    entry = {
+        "status": "executed",
+        "earlier": True,
+        "environment": CPU,
+        "executed_at": "2026-01-02T03:04:05+00:00",
+        "duration_s": 1.0,
+    }
     text = banner(plan, entry, "notebooks/a").astext()
     assert text.startswith("Executed in an earlier build")
     assert "a.ipynb, the notebook with these outputs;" in text and "of this build" not in text
@@ -46,6 +56,7 @@ def test_an_earlier_builds_run_offers_these_outputs() -> None:
 
 def test_requirements_that_read_the_same_are_said_once() -> None:
     words = "Torch-TensorRT 2.15 or newer (described for 2.15, not released)"
-    plan = PagePlan(("cuda",), ("feature:a", "feature:b"), 3, [],
-                    needs={"feature:a": words, "feature:b": words})
+    plan = PagePlan(
+        ("cuda",), ("feature:a", "feature:b"), 3, [], needs={"feature:a": words, "feature:b": words}
+    )
     assert needs_text(plan) == f"Needs a CUDA GPU, {words}."

@@ -28,18 +28,33 @@ def probed() -> environment.Environment:
 def _env(**changes: object) -> environment.Environment:
     """A described machine for evaluation tests (input data, not output)."""
     base = environment.Environment(
-        platform="Linux", machine="x86_64", cpu_model="Test CPU", cpu_count=2,
-        versions={"python": "3.11.7", "torch": "2.14.1", "torch_tensorrt": "2.14.0", "tensorrt": None,
-                  "executorch": "1.4.1", "torch_tensorrt_executorch_runtime": "0.1.0"},
-        cuda_available=False, gpu_name=None, driver_version=None, cuda_runtime="13.0",
-        cuda_error="torch.cuda.is_available() is False", torch_tensorrt_imports=False,
+        platform="Linux",
+        machine="x86_64",
+        cpu_model="Test CPU",
+        cpu_count=2,
+        versions={
+            "python": "3.11.7",
+            "torch": "2.14.1",
+            "torch_tensorrt": "2.14.0",
+            "tensorrt": None,
+            "executorch": "1.4.1",
+            "torch_tensorrt_executorch_runtime": "0.1.0",
+        },
+        cuda_available=False,
+        gpu_name=None,
+        driver_version=None,
+        cuda_runtime="13.0",
+        cuda_error="torch.cuda.is_available() is False",
+        torch_tensorrt_imports=False,
         torch_tensorrt_error="ImportError: Could not find libnvinfer.so.11",
-        packages_digest="0" * 16, fingerprint="f" * 16,
+        packages_digest="0" * 16,
+        fingerprint="f" * 16,
     )
     return dataclasses.replace(base, **changes)
 
 
 # -- probe ----------------------------------------------------------------------
+
 
 def test_probe_reports_installed_versions(probed: environment.Environment) -> None:
     assert probed.versions["torch"] == importlib.metadata.version("torch")
@@ -56,15 +71,18 @@ def test_probe_gives_the_exact_import_failure(probed: environment.Environment) -
     assert "libnvinfer" in probed.torch_tensorrt_error or "No module" in probed.torch_tensorrt_error
 
 
-def test_cached_probe_reuses_a_matching_fingerprint_only(tmp_path: Path, probed: environment.Environment,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cached_probe_reuses_a_matching_fingerprint_only(
+    tmp_path: Path, probed: environment.Environment, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TRTDOCS_CACHE_DIR", str(tmp_path / "user-cache"))
     shared = tmp_path / "user-cache" / environment.PROBES / f"{probed.fingerprint}.json"
     cache = tmp_path / "environment.json"
     marked = dataclasses.replace(probed, cpu_model="marker from the build folder")
     cache.write_text(json.dumps(marked.to_json()))
     assert environment.cached_probe(cache).cpu_model == "marker from the build folder"
-    assert json.loads(shared.read_text())["cpu_model"] == "marker from the build folder"  # kept for other folders
+    assert (
+        json.loads(shared.read_text())["cpu_model"] == "marker from the build folder"
+    )  # kept for other folders
     # a fresh build folder takes the machine's probe
     fresh_folder = tmp_path / "other" / "environment.json"
     assert environment.cached_probe(fresh_folder).cpu_model == "marker from the build folder"
@@ -84,13 +102,18 @@ def test_cached_probe_reuses_a_matching_fingerprint_only(tmp_path: Path, probed:
 
 # -- requirements -------------------------------------------------------------------
 
+
 def test_capabilities_unmet_with_the_probed_reason() -> None:
     unmet = requirements.evaluate(["cuda", "tensorrt"], _env())
     assert [u.requirement for u in unmet] == ["cuda", "tensorrt"]
     assert unmet[0].reason == "torch.cuda.is_available() is False"
     assert "does not import: ImportError: Could not find libnvinfer.so.11" in unmet[1].reason
-    assert requirements.evaluate(["cuda", "tensorrt"],
-                                 _env(cuda_available=True, torch_tensorrt_imports=True)) == []
+    assert (
+        requirements.evaluate(
+            ["cuda", "tensorrt"], _env(cuda_available=True, torch_tensorrt_imports=True)
+        )
+        == []
+    )
 
 
 def test_version_requirements_name_needed_and_installed() -> None:
@@ -129,8 +152,11 @@ def test_disabled_requirements_are_unmet_with_that_reason() -> None:
 
 # -- dataflow -------------------------------------------------------------------------
 
+
 def test_cell_names_follow_statement_order() -> None:
-    names = cell_names("import torch_tensorrt as trt\nx = y + 1\ny = 2\ndef f(a):\n    z = a\n    return w\n")
+    names = cell_names(
+        "import torch_tensorrt as trt\nx = y + 1\ny = 2\ndef f(a):\n    z = a\n    return w\n"
+    )
     assert names is not None
     assert names.defines == {"trt", "x", "y", "f"}
     assert names.reads == {"y", "w"}  # y is read before this cell binds it; z and a are local
@@ -144,6 +170,7 @@ def test_cell_names_read_mutated_objects_and_magics() -> None:
 
 
 # -- cache key ------------------------------------------------------------------------
+
 
 def test_environment_digest_changes_with_versions_and_gpu() -> None:
     base = cachekey.environment_digest(_env())
@@ -164,7 +191,10 @@ def test_project_code_is_followed_through_imports(tmp_path: Path) -> None:
     sources = ["import torch\nfrom helpers.models import thing\n%matplotlib inline\n"]
     files = cachekey.project_files(sources, [tmp_path])
     assert [p.relative_to(tmp_path).as_posix() for p in files] == [
-        "helpers/__init__.py", "helpers/data.py", "helpers/models.py"]
+        "helpers/__init__.py",
+        "helpers/data.py",
+        "helpers/models.py",
+    ]
     before = cachekey.files_digest(files)
     (pkg / "data.py").write_text("VALUE = 2\n")
     assert cachekey.files_digest(files) != before
@@ -179,9 +209,12 @@ def test_project_digest_ignores_code_that_is_not_imported(tmp_path: Path) -> Non
 
 # -- records and provenance ----------------------------------------------------------------
 
+
 def _nb(*sources: str) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("# T")] + [nbformat.v4.new_code_cell(s) for s in sources]
+    nb.cells = [nbformat.v4.new_markdown_cell("# T")] + [
+        nbformat.v4.new_code_cell(s) for s in sources
+    ]
     return nb
 
 
@@ -216,16 +249,26 @@ def test_record_round_trip(tmp_path: Path) -> None:
 
 
 def test_provenance_entry_and_needs_wording() -> None:
-    skipped = [SkippedCell(2, 3, 10, ("tensorrt",), ("needs TensorRT: no",)),
-               SkippedCell(3, 5, 12, ("cuda", "tensorrt"), ("needs a GPU: no", "needs TensorRT: no")),
-               SkippedCell(4, 6, 14, (), ("reads `x`, which the cell at line 12 defines and which did not run",))]
+    skipped = [
+        SkippedCell(2, 3, 10, ("tensorrt",), ("needs TensorRT: no",)),
+        SkippedCell(3, 5, 12, ("cuda", "tensorrt"), ("needs a GPU: no", "needs TensorRT: no")),
+        SkippedCell(
+            4, 6, 14, (), ("reads `x`, which the cell at line 12 defines and which did not run",)
+        ),
+    ]
     plan = PagePlan(("cuda",), ("tensorrt",), 4, skipped)
-    assert plan.reason == "needs TensorRT: no; needs a GPU: no"  # each requirement once; a dependency is none
+    assert (
+        plan.reason == "needs TensorRT: no; needs a GPU: no"
+    )  # each requirement once; a dependency is none
     entry = provenance(plan, _env(), {"mtime": 0.0, "runtime": 1.234})
     assert entry["status"] == "partly executed"
     assert entry["duration_s"] == 1.23 and entry["executed_at"] == "1970-01-01T00:00:00+00:00"
-    assert entry["cells_not_executed"][0] == {"cell": 2, "line": 10, "needs": ["tensorrt"],
-                                              "reason": "needs TensorRT: no"}
+    assert entry["cells_not_executed"][0] == {
+        "cell": 2,
+        "line": 10,
+        "needs": ["tensorrt"],
+        "reason": "needs TensorRT: no",
+    }
     assert needs_text(plan).startswith("Needs a CUDA GPU, Torch-TensorRT with TensorRT")
     assert needs_text(PagePlan((), (), 1, [])) == "Runs on a CPU."
     assert needs_text(PagePlan((), (), 1, []), shown_as_text=True) == "Its code cells run on a CPU."
@@ -233,14 +276,25 @@ def test_provenance_entry_and_needs_wording() -> None:
 
 # -- what the installed release lacks (a channel's strict run and its records) ------------
 
-@pytest.mark.parametrize(("requirement", "newer"), [
-    ("torch_tensorrt>=2.15", True), ("torch_tensorrt==2.15.*", True), ("torch_tensorrt~=2.16.0", True),
-    ("torch_tensorrt>=2.16.0.dev0", True),  # a nightly-only feature
-    ("torch_tensorrt<2.14", False), ("torch_tensorrt!=2.14.0", False),
-    ("torch_tensorrt>=2.13,<2.14", False),  # fails by being too new
-    ("tensorrt-cu13>=11.1", False),  # not installed: the machine lacks it, not the release
-    ("cuda", False), ("tensorrt", False)])
-def test_a_requirement_above_the_installed_version_is_a_newer_release_s(requirement: str, newer: bool) -> None:
+
+@pytest.mark.parametrize(
+    ("requirement", "newer"),
+    [
+        ("torch_tensorrt>=2.15", True),
+        ("torch_tensorrt==2.15.*", True),
+        ("torch_tensorrt~=2.16.0", True),
+        ("torch_tensorrt>=2.16.0.dev0", True),  # a nightly-only feature
+        ("torch_tensorrt<2.14", False),
+        ("torch_tensorrt!=2.14.0", False),
+        ("torch_tensorrt>=2.13,<2.14", False),  # fails by being too new
+        ("tensorrt-cu13>=11.1", False),  # not installed: the machine lacks it, not the release
+        ("cuda", False),
+        ("tensorrt", False),
+    ],
+)
+def test_a_requirement_above_the_installed_version_is_a_newer_release_s(
+    requirement: str, newer: bool
+) -> None:
     (unmet,) = requirements.evaluate([requirement], _env())
     assert unmet.newer is newer
 
@@ -250,15 +304,24 @@ def test_a_feature_or_disabled_requirement_and_newer() -> None:
     (unmet,) = requirements.evaluate(["feature:cuda-graphs"], _env(), features=table.__getitem__)
     assert unmet.newer
     # TRTDOCS_DISABLE makes a requirement unmet on purpose: never a release's lack
-    (off,) = requirements.evaluate(["torch_tensorrt>=2.15"], _env(), disabled={"torch_tensorrt>=2.15"})
+    (off,) = requirements.evaluate(
+        ["torch_tensorrt>=2.15"], _env(), disabled={"torch_tensorrt>=2.15"}
+    )
     assert not off.newer
 
 
-def _gate(nb: nbformat.NotebookNode, tmp_path: Path, *, recording: bool = False,
-          **env: object) -> PagePlan:
-    context = BuildContext(environment=_env(**env), disabled=frozenset(), features=_no_features,
-                           record_dir=tmp_path / "_recorded", import_roots=(tmp_path,), srcdir=tmp_path,
-                           recording=recording)
+def _gate(
+    nb: nbformat.NotebookNode, tmp_path: Path, *, recording: bool = False, **env: object
+) -> PagePlan:
+    context = BuildContext(
+        environment=_env(**env),
+        disabled=frozenset(),
+        features=_no_features,
+        record_dir=tmp_path / "_recorded",
+        import_roots=(tmp_path,),
+        srcdir=tmp_path,
+        recording=recording,
+    )
     return gating.gate(nb, context, "notebooks/page")
 
 
@@ -267,20 +330,35 @@ def _no_features(feature_id: str) -> Requirement:
 
 
 def _cell(source: str, *requires: str) -> nbformat.NotebookNode:
-    return nbformat.v4.new_code_cell(source, metadata={"requires": list(requires)} if requires else {})
+    return nbformat.v4.new_code_cell(
+        source, metadata={"requires": list(requires)} if requires else {}
+    )
 
 
 def test_a_cell_that_reads_a_newer_release_s_result_needs_it_too(tmp_path: Path) -> None:
     nb = _nb("x = 1")
-    nb.cells += [_cell("y = x + 1", "torch_tensorrt>=2.15"), _cell("print(y)"),
-                 _cell("z = 2", "cuda"), _cell("print(z)")]
+    nb.cells += [
+        _cell("y = x + 1", "torch_tensorrt>=2.15"),
+        _cell("print(y)"),
+        _cell("z = 2", "cuda"),
+        _cell("print(z)"),
+    ]
     plan = _gate(nb, tmp_path)
-    assert [(s.number, s.newer) for s in plan.skipped] == [(2, True), (3, True), (4, False), (5, False)]
+    assert [(s.number, s.newer) for s in plan.skipped] == [
+        (2, True),
+        (3, True),
+        (4, False),
+        (5, False),
+    ]
     assert not plan.ran_what_release_can
     assert plan.blocking_reason == "needs a CUDA GPU: torch.cuda.is_available() is False"
     del nb.cells[4:]
     plan = _gate(nb, tmp_path)
-    assert plan.status == "partly executed" and plan.ran_what_release_can and plan.blocking_reason == ""
+    assert (
+        plan.status == "partly executed"
+        and plan.ran_what_release_can
+        and plan.blocking_reason == ""
+    )
     # the same cell needing a GPU as well: this machine lacks something its release has
     nb.cells[2].metadata["requires"] = ["torch_tensorrt>=2.15", "cuda"]
     assert not _gate(nb, tmp_path).ran_what_release_can
@@ -290,9 +368,19 @@ def _record_of(nb: nbformat.NotebookNode, path: Path, skipped: list[object]) -> 
     executed = nbformat.from_dict(nb)
     for number, cell in enumerate((c for c in executed.cells if c.cell_type == "code"), start=1):
         if number not in {e["cell"] for e in skipped if isinstance(e, dict)}:
-            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=f"cell {number}\n")]
-    recorded.write(path, nb, executed, {"status": "partly executed", "cells_not_executed": skipped,
-                                        "executed_at": "2026-01-01T00:00:00+00:00"})
+            cell.outputs = [
+                nbformat.v4.new_output("stream", name="stdout", text=f"cell {number}\n")
+            ]
+    recorded.write(
+        path,
+        nb,
+        executed,
+        {
+            "status": "partly executed",
+            "cells_not_executed": skipped,
+            "executed_at": "2026-01-01T00:00:00+00:00",
+        },
+    )
 
 
 def _page() -> nbformat.NotebookNode:
@@ -306,31 +394,43 @@ def _page() -> nbformat.NotebookNode:
 def test_a_record_lists_the_cells_its_release_lacked_and_they_are_marked(tmp_path: Path) -> None:
     path = recorded.record_path(tmp_path / "_recorded", "notebooks/page")
     why = "needs torch_tensorrt>=2.15: torch_tensorrt 2.14.0 is installed"
-    _record_of(_page(), path, [{"cell": 2, "line": 1, "needs": ["torch_tensorrt>=2.15"], "reason": why}])
+    _record_of(
+        _page(), path, [{"cell": 2, "line": 1, "needs": ["torch_tensorrt>=2.15"], "reason": why}]
+    )
     nb = _page()
     nb.metadata["source_map"] = [1, 3, 7]  # where the cells start in the page now
     plan = _gate(nb, tmp_path)  # no GPU here: the record is shown
     assert plan.status == "recorded"
     assert [(s.number, s.index, s.line, s.needs, s.reason) for s in plan.skipped] == [
-        (2, 2, 7, ("torch_tensorrt>=2.15",), why)]
+        (2, 2, 7, ("torch_tensorrt>=2.15",), why)
+    ]
     assert nb.cells[1].outputs[0]["text"] == "cell 1\n" and nb.cells[2].outputs == []
     assert mark_line(plan.skipped[0].needs, plan.needs, recorded=True) == (
-        "Not run where these outputs were recorded: needs torch_tensorrt>=2.15.")
+        "Not run where these outputs were recorded: needs torch_tensorrt>=2.15."
+    )
     # `make record` where the release lacks only that cell's need executes the page and records it again
     again = _gate(_page(), tmp_path, recording=True, cuda_available=True)
     assert again.record is None and again.ran_what_release_can
-    assert _gate(_page(), tmp_path, cuda_available=True).status == "recorded"  # not recording: the record
+    assert (
+        _gate(_page(), tmp_path, cuda_available=True).status == "recorded"
+    )  # not recording: the record
 
 
-@pytest.mark.parametrize("entry", [
-    {"cell": 3, "line": 1, "needs": [], "reason": "r"},  # no such code cell
-    {"cell": 1, "line": 1, "reason": "r"},  # no needs
-    {"cell": 1, "line": 1, "needs": "cuda", "reason": "r"},
-    "cell 1"])
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"cell": 3, "line": 1, "needs": [], "reason": "r"},  # no such code cell
+        {"cell": 1, "line": 1, "reason": "r"},  # no needs
+        {"cell": 1, "line": 1, "needs": "cuda", "reason": "r"},
+        "cell 1",
+    ],
+)
 def test_a_record_s_cells_not_executed_are_checked(tmp_path: Path, entry: object) -> None:
     path = tmp_path / "r.ipynb"
     _record_of(_nb("x = 1", "print(x)"), path, [entry])
-    with pytest.raises(ValueError, match=rf"{re.escape(str(path))}: .* is not {{cell: 1\.\.2, needs"):
+    with pytest.raises(
+        ValueError, match=rf"{re.escape(str(path))}: .* is not {{cell: 1\.\.2, needs"
+    ):
         recorded.load(path)
 
 

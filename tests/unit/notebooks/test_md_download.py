@@ -39,7 +39,11 @@ def _front_matter(text: str) -> dict:
 
 def test_the_md_download_keeps_the_execution_settings() -> None:
     front = _front_matter(myst_text(read_myst_markdown_notebook(PAGE)))
-    assert front["mystnb"] == {"execution_timeout": 3600}  # a long build step gets its hour in Jupyter too
+    assert front["mystnb"] == {
+        "execution_timeout": 3600
+    }  # a long build step gets its hour in Jupyter too
     assert front["kernelspec"]["name"] == "python3"
     assert "requires" not in front and "inputs" not in front  # the site's gating keys
-    assert "notebook_metadata_filter" not in str(front)  # the filter is the build's, not the reader's
+    assert "notebook_metadata_filter" not in str(
+        front
+    )  # the filter is the build's, not the reader's

@@ -16,14 +16,21 @@ from paths import ROOT
 
 from trtdocs.notebooks import integrity, recorded
 
-PROVENANCE = {"status": "executed", "code_cells": 3, "cells_not_executed": [], "duration_s": 1.25,
-              "executed_at": "2026-12-01T10:00:00+00:00",
-              "environment": {"gpu_name": None, "cuda_available": False, "versions": {"torch": "2.14.1"}}}
+PROVENANCE = {
+    "status": "executed",
+    "code_cells": 3,
+    "cells_not_executed": [],
+    "duration_s": 1.25,
+    "executed_at": "2026-12-01T10:00:00+00:00",
+    "environment": {"gpu_name": None, "cuda_available": False, "versions": {"torch": "2.14.1"}},
+}
 
 
 def _nb(*sources: str) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("# T")] + [nbformat.v4.new_code_cell(s) for s in sources]
+    nb.cells = [nbformat.v4.new_markdown_cell("# T")] + [
+        nbformat.v4.new_code_cell(s) for s in sources
+    ]
     return nb
 
 
@@ -31,10 +38,13 @@ def _recorded(path: Path) -> Path:
     """What `make record` writes for a page of three cells, the second printing nothing."""
     source = _nb("print('first line')\nprint('second line')", "x = 2", "x * 21")
     executed = _nb("print('first line')\nprint('second line')", "x = 2", "x * 21")
-    executed.cells[1].outputs = [nbformat.v4.new_output("stream", name="stdout", text="first line\n"),
-                                 nbformat.v4.new_output("stream", name="stdout", text="second line\n")]
-    executed.cells[3].outputs = [nbformat.v4.new_output("execute_result", data={"text/plain": "42"},
-                                                        execution_count=3)]
+    executed.cells[1].outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="first line\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="second line\n"),
+    ]
+    executed.cells[3].outputs = [
+        nbformat.v4.new_output("execute_result", data={"text/plain": "42"}, execution_count=3)
+    ]
     for count, cell in enumerate(executed.cells[1:], start=1):
         cell.execution_count = count
     recorded.write(path, source, executed, PROVENANCE)
@@ -53,12 +63,18 @@ def test_a_record_verifies_as_written(tmp_path: Path) -> None:
     meta = nbformat.read(path, as_version=4).metadata
     assert meta["keep_output"] is True
     digest = meta["trtdocs_record"]["digest"]
-    assert digest["algorithm"] == "sha256" and len(digest["cells"]) == 3 and len(digest["record"]) == 64
+    assert (
+        digest["algorithm"] == "sha256"
+        and len(digest["cells"]) == 3
+        and len(digest["record"]) == 64
+    )
     assert _refusal(path) is None
 
 
 def test_canonical_json_ignores_key_order_and_layout() -> None:
-    assert integrity.canonical({"b": [1, "é"], "a": None}) == integrity.canonical({"a": None, "b": [1, "é"]})
+    assert integrity.canonical({"b": [1, "é"], "a": None}) == integrity.canonical(
+        {"a": None, "b": [1, "é"]}
+    )
     assert integrity.canonical({"a": 1}) == b'{"a":1}'
     with pytest.raises(ValueError):
         integrity.canonical({"a": float("nan")})
@@ -68,12 +84,18 @@ def test_each_planted_record_is_refused(tmp_path: Path) -> None:
     """Each planted case verifies before it is planted, and is refused after, naming the cell."""
     cases = {
         # the output line as the file writes it (the source's line has no newline)
-        "edited": (lambda p: records.edit_output_line(p, r"second line\n", r"second line, by hand\n"),
-                   "the outputs of code cell 1 differ from those `make record` wrote"),
-        "stripped": (records.strip_outputs,
-                     "its 3 code cells that ran hold no outputs (an output stripper such as nbstripout"),
-        "provenance": (records.claim_a_gpu,
-                       "its provenance (metadata.trtdocs_record.provenance) differs from what"),
+        "edited": (
+            lambda p: records.edit_output_line(p, r"second line\n", r"second line, by hand\n"),
+            "the outputs of code cell 1 differ from those `make record` wrote",
+        ),
+        "stripped": (
+            records.strip_outputs,
+            "its 3 code cells that ran hold no outputs (an output stripper such as nbstripout",
+        ),
+        "provenance": (
+            records.claim_a_gpu,
+            "its provenance (metadata.trtdocs_record.provenance) differs from what",
+        ),
     }
     for name, (plant, why) in cases.items():
         path = _recorded(tmp_path / f"{name}.ipynb")
@@ -92,8 +114,10 @@ def test_the_source_hash_and_the_digest_itself_are_covered(tmp_path: Path) -> No
     nb = nbformat.read(path, as_version=4)
     nb.metadata["trtdocs_record"]["source_hash"] = "0" * 16  # a stale record made to look current
     nbformat.write(nb, path)
-    assert _refusal(path) == ("its source hash or its digest (metadata.trtdocs_record) differs "
-                              "from what `make record` wrote")
+    assert _refusal(path) == (
+        "its source hash or its digest (metadata.trtdocs_record) differs "
+        "from what `make record` wrote"
+    )
     nb.metadata["trtdocs_record"].pop("digest")
     nbformat.write(nb, path)
     assert _refusal(path) == "it has no sha256 digest (metadata.trtdocs_record.digest)"
@@ -108,12 +132,26 @@ def test_a_record_resealed_as_made_elsewhere_verifies(tmp_path: Path) -> None:
 def test_make_record_writes_no_record_without_outputs(tmp_path: Path) -> None:
     """An executed notebook whose cells hold no outputs (a lost cache) is not recorded."""
     source = _nb("print(1)")
-    with pytest.raises(recorded.RecordError, match="not written: its 1 code cell that ran holds no outputs"):
-        recorded.write(tmp_path / "r.ipynb", source, _nb("print(1)"), {**PROVENANCE, "code_cells": 1})
+    with pytest.raises(
+        recorded.RecordError, match="not written: its 1 code cell that ran holds no outputs"
+    ):
+        recorded.write(
+            tmp_path / "r.ipynb", source, _nb("print(1)"), {**PROVENANCE, "code_cells": 1}
+        )
     assert not (tmp_path / "r.ipynb").exists()
     # a page whose cells print nothing and were not run here is another matter: nothing ran
-    skipped = {**PROVENANCE, "code_cells": 1, "cells_not_executed": [
-        {"cell": 1, "line": 1, "needs": ["feature:multi-profile"], "reason": "needs a newer release"}]}
+    skipped = {
+        **PROVENANCE,
+        "code_cells": 1,
+        "cells_not_executed": [
+            {
+                "cell": 1,
+                "line": 1,
+                "needs": ["feature:multi-profile"],
+                "reason": "needs a newer release",
+            }
+        ],
+    }
     recorded.write(tmp_path / "s.ipynb", source, _nb("print(1)"), skipped)
     assert _refusal(tmp_path / "s.ipynb") is None
 
@@ -129,13 +167,20 @@ def test_nbstripout_keeps_a_records_outputs(tmp_path: Path) -> None:
     nbformat.write(stripped, path)
     assert _refusal(path) is None
     nb.metadata.pop("keep_output")  # without it, nbstripout empties the record: refused
-    nbformat.write(nbstripout.strip_output(nb, keep_output=None, keep_count=False, keep_id=False), path)
+    nbformat.write(
+        nbstripout.strip_output(nb, keep_output=None, keep_count=False, keep_id=False), path
+    )
     assert _refusal(path) is not None
 
 
 def _filter(repo: Path, path: str, *config: str) -> str:
-    result = subprocess.run(["git", *config, "check-attr", "filter", "--", path], cwd=repo,
-                            capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        ["git", *config, "check-attr", "filter", "--", path],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return result.stdout.strip().rsplit(": ", 1)[-1]
 
 

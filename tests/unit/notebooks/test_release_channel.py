@@ -24,11 +24,25 @@ def test_every_page_runs_what_the_documented_release_can(tmp_path: Path) -> None
     assert here.versions["torch_tensorrt"] == table.documented_release.version
     # a GPU machine of the release channel: what this one lacks, described (input data),
     # with what run-cpp's source build reads (the runner provides them: docs/building.md)
-    gpu = dataclasses.replace(here, cuda_available=True, gpu_name="a CUDA GPU", torch_tensorrt_imports=True,
-                              source_build={"cuda_toolkit": "13.0", "tensorrt_sdk": "11.1.0.106",
-                                            "libtorchtrt": "libtorchtrt.tar.gz (1 bytes)"})
-    context = BuildContext(environment=gpu, disabled=frozenset(), features=table.requirement,
-                           record_dir=tmp_path, import_roots=(ROOT / "notebooks",), srcdir=ROOT)
+    gpu = dataclasses.replace(
+        here,
+        cuda_available=True,
+        gpu_name="a CUDA GPU",
+        torch_tensorrt_imports=True,
+        source_build={
+            "cuda_toolkit": "13.0",
+            "tensorrt_sdk": "11.1.0.106",
+            "libtorchtrt": "libtorchtrt.tar.gz (1 bytes)",
+        },
+    )
+    context = BuildContext(
+        environment=gpu,
+        disabled=frozenset(),
+        features=table.requirement,
+        record_dir=tmp_path,
+        import_roots=(ROOT / "notebooks",),
+        srcdir=ROOT,
+    )
     newer: dict[str, list[tuple[str, ...]]] = {}
     for page in sorted((ROOT / "notebooks").glob("*.md")):
         plan = gating.gate(jupytext.read(page), context, f"notebooks/{page.stem}")
@@ -36,6 +50,11 @@ def test_every_page_runs_what_the_documented_release_can(tmp_path: Path) -> None
         if plan.skipped:
             newer[page.stem] = [s.needs for s in plan.skipped]
     # pages have cells the release lacks, each gated on a feature of a newer release
-    assert newer, "no page has a cell that needs a newer release: this test no longer tests the exemption"
-    assert all(needs and all(n.startswith("feature:") for n in needs)
-               for cells in newer.values() for needs in cells), newer
+    assert newer, (
+        "no page has a cell that needs a newer release: this test no longer tests the exemption"
+    )
+    assert all(
+        needs and all(n.startswith("feature:") for n in needs)
+        for cells in newer.values()
+        for needs in cells
+    ), newer

@@ -17,15 +17,24 @@ from trtdocs.notebooks.execute import Executor, Job, Outcome, Runner
 
 
 def _job(name: str, weight: float, after: tuple[str, ...] = ()) -> Job:
-    return Job(name, Path(f"{name}.md"), nbformat.v4.new_notebook(), timeout=None, allow_errors=False,
-               after=after, weight=weight)
+    return Job(
+        name,
+        Path(f"{name}.md"),
+        nbformat.v4.new_notebook(),
+        timeout=None,
+        allow_errors=False,
+        after=after,
+        weight=weight,
+    )
 
 
 def _done(job: Job, run_dir: Path, cache_path: Path) -> Outcome:
     return Outcome(0.0)
 
 
-def _run_all(tmp_path: Path, jobs: list[Job], workers: int, runner: Runner = _done) -> tuple[Executor, dict]:
+def _run_all(
+    tmp_path: Path, jobs: list[Job], workers: int, runner: Runner = _done
+) -> tuple[Executor, dict]:
     executor = Executor(tmp_path / "run", tmp_path / "cache", workers, runner)
     executor.start(jobs)
     outcomes = executor.wait_all()
@@ -34,7 +43,9 @@ def _run_all(tmp_path: Path, jobs: list[Job], workers: int, runner: Runner = _do
 
 
 def test_a_free_thread_takes_the_longest_ready_job(tmp_path: Path) -> None:
-    executor, _ = _run_all(tmp_path, [_job("short", 1), _job("long", 5), _job("middle", 3)], workers=1)
+    executor, _ = _run_all(
+        tmp_path, [_job("short", 1), _job("long", 5), _job("middle", 3)], workers=1
+    )
     assert executor.started == ["long", "middle", "short"]
     assert executor.priority() == executor.started
 
@@ -58,7 +69,12 @@ def test_independent_slow_jobs_start_together_and_run_at_once(tmp_path: Path) ->
             meet.wait()
         return Outcome(0.0)
 
-    jobs = [_job("writer", 1), _job("reader", 1, after=("writer",)), _job("slow-a", 30), _job("slow-b", 30)]
+    jobs = [
+        _job("writer", 1),
+        _job("reader", 1, after=("writer",)),
+        _job("slow-a", 30),
+        _job("slow-b", 30),
+    ]
     executor, outcomes = _run_all(tmp_path, jobs, workers=2, runner=runner)
     assert executor.started[:2] == ["slow-a", "slow-b"]
     assert {doc: o.error for doc, o in outcomes.items()} == dict.fromkeys(outcomes)
@@ -70,7 +86,9 @@ def test_a_runner_that_raises_ends_its_job_and_the_jobs_after_it_still_run(tmp_p
             raise FileNotFoundError("an input is gone")
         return Outcome(0.0)
 
-    executor, outcomes = _run_all(tmp_path, [_job("writer", 1), _job("reader", 1, after=("writer",))], 1, runner)
+    executor, outcomes = _run_all(
+        tmp_path, [_job("writer", 1), _job("reader", 1, after=("writer",))], 1, runner
+    )
     assert isinstance(outcomes["writer"].error, FileNotFoundError)
     assert outcomes["reader"].error is None and executor.started == ["writer", "reader"]
 
@@ -84,15 +102,28 @@ class _Record:  # a jupyter-cache record, as durations reads one
 
 def test_last_runs_come_from_the_cache_then_the_last_site(tmp_path: Path) -> None:
     provenance = tmp_path / "provenance.json"
-    provenance.write_text(json.dumps({"notebooks": {
-        "notebooks/a": {"duration_s": 4.0}, "notebooks/b": {"duration_s": 2.5},
-        "notebooks/c": {"status": "not executed", "duration_s": None}}}))
-    records = [_Record("/s/a.md", {"execution_seconds": 7.0}, created=2),
-               _Record("/s/a.md", {"execution_seconds": 9.0}, created=1),  # older: the newer one counts
-               _Record("/s/gone.md", {"execution_seconds": 1.0}, created=1),  # no such page now
-               _Record("/s/c.md", None, created=1)]
+    provenance.write_text(
+        json.dumps(
+            {
+                "notebooks": {
+                    "notebooks/a": {"duration_s": 4.0},
+                    "notebooks/b": {"duration_s": 2.5},
+                    "notebooks/c": {"status": "not executed", "duration_s": None},
+                }
+            }
+        )
+    )
+    records = [
+        _Record("/s/a.md", {"execution_seconds": 7.0}, created=2),
+        _Record("/s/a.md", {"execution_seconds": 9.0}, created=1),  # older: the newer one counts
+        _Record("/s/gone.md", {"execution_seconds": 1.0}, created=1),  # no such page now
+        _Record("/s/c.md", None, created=1),
+    ]
     pages = {"/s/a.md": "notebooks/a", "/s/b.md": "notebooks/b", "/s/c.md": "notebooks/c"}
-    assert durations.last_runs(records, pages, provenance) == {"notebooks/a": 7.0, "notebooks/b": 2.5}
+    assert durations.last_runs(records, pages, provenance) == {
+        "notebooks/a": 7.0,
+        "notebooks/b": 2.5,
+    }
 
 
 def test_a_missing_or_broken_provenance_knows_no_durations(tmp_path: Path) -> None:

@@ -35,15 +35,22 @@ def _machine(tmp_path: Path) -> dict[str, str]:
     (trt / "include" / "NvInferVersion.h").write_text(TRT_VERSION_H)
     tarball = tmp_path / "libtorchtrt.tar.gz"
     tarball.write_bytes(b"\x1f\x8b" + b"\0" * 98)
-    return {"CUDAToolkit_ROOT": str(cuda), "TensorRT_ROOT": str(trt), "LIBTORCHTRT_TARBALL": str(tarball),
-            "PATH": str(tmp_path / "no-bin")}
+    return {
+        "CUDAToolkit_ROOT": str(cuda),
+        "TensorRT_ROOT": str(trt),
+        "LIBTORCHTRT_TARBALL": str(tarball),
+        "PATH": str(tmp_path / "no-bin"),
+    }
 
 
 def test_every_input_found_with_its_version_and_no_folder(tmp_path: Path) -> None:
     environ = _machine(tmp_path)
     found = sourcebuild.inputs(environ, default=tmp_path / "none")
-    assert found == {"cuda_toolkit": "13.0.2", "tensorrt_sdk": "11.1.0.106",
-                     "libtorchtrt": "libtorchtrt.tar.gz (100 bytes)"}
+    assert found == {
+        "cuda_toolkit": "13.0.2",
+        "tensorrt_sdk": "11.1.0.106",
+        "libtorchtrt": "libtorchtrt.tar.gz (100 bytes)",
+    }
     assert not any(str(tmp_path) in v for v in found.values() if v)  # published: no machine folder
     assert sourcebuild.missing(found) == []
 
@@ -74,7 +81,10 @@ def test_the_toolkit_version_from_cuda_h_and_the_default_folder(tmp_path: Path) 
 def test_setting_a_variable_or_replacing_the_archive_probes_again(tmp_path: Path) -> None:
     environ = _machine(tmp_path)
     before = sourcebuild.identity(environ, tmp_path / "none")
-    assert sourcebuild.identity({**environ, "TensorRT_ROOT": str(tmp_path)}, tmp_path / "none") != before
+    assert (
+        sourcebuild.identity({**environ, "TensorRT_ROOT": str(tmp_path)}, tmp_path / "none")
+        != before
+    )
     Path(environ["LIBTORCHTRT_TARBALL"]).write_bytes(b"\x1f\x8b" + b"\0" * 10)
     assert sourcebuild.identity(environ, tmp_path / "none") != before
 
@@ -82,18 +92,33 @@ def test_setting_a_variable_or_replacing_the_archive_probes_again(tmp_path: Path
 def _env(source_build: dict[str, str | None]) -> environment.Environment:
     """A GPU machine with TensorRT (input data); its source-build inputs as given."""
     return environment.Environment(
-        platform="Linux", machine="x86_64", cpu_model="Test CPU", cpu_count=2,
+        platform="Linux",
+        machine="x86_64",
+        cpu_model="Test CPU",
+        cpu_count=2,
         versions={"python": "3.11.7", "torch": "2.14.1", "torch_tensorrt": "2.14.0"},
-        cuda_available=True, gpu_name="GPU", driver_version="580", cuda_runtime="13.0", cuda_error=None,
-        torch_tensorrt_imports=True, torch_tensorrt_error=None, packages_digest="0", fingerprint="f",
-        source_build=source_build)
+        cuda_available=True,
+        gpu_name="GPU",
+        driver_version="580",
+        cuda_runtime="13.0",
+        cuda_error=None,
+        torch_tensorrt_imports=True,
+        torch_tensorrt_error=None,
+        packages_digest="0",
+        fingerprint="f",
+        source_build=source_build,
+    )
 
 
 def test_the_gate_runs_a_source_build_cell_only_with_every_input(tmp_path: Path) -> None:
     found = sourcebuild.inputs(_machine(tmp_path), default=tmp_path / "none")
     assert requirements.evaluate(["cuda", "tensorrt", SOURCE_BUILD], _env(found)) == []
-    (unmet,) = requirements.evaluate(["cuda", "tensorrt", SOURCE_BUILD], _env({**found, "tensorrt_sdk": None}))
-    assert unmet.requirement == SOURCE_BUILD and not unmet.newer  # the machine lacks it, not the release
+    (unmet,) = requirements.evaluate(
+        ["cuda", "tensorrt", SOURCE_BUILD], _env({**found, "tensorrt_sdk": None})
+    )
+    assert (
+        unmet.requirement == SOURCE_BUILD and not unmet.newer
+    )  # the machine lacks it, not the release
     assert unmet.reason == "TensorRT_ROOT is unset or names no TensorRT SDK (include/NvInfer.h)"
     # a probe from before the capability existed has no inputs: unmet, never met by default
     old = dataclasses.replace(_env(found), source_build={})
@@ -102,7 +127,8 @@ def test_the_gate_runs_a_source_build_cell_only_with_every_input(tmp_path: Path)
 
 def test_a_cells_mark_names_the_three_together() -> None:
     assert needs_words(["cuda", "tensorrt", SOURCE_BUILD], {}) == (
-        "a CUDA GPU with TensorRT, the CUDA toolkit, a TensorRT SDK and libtorchtrt.tar.gz")
+        "a CUDA GPU with TensorRT, the CUDA toolkit, a TensorRT SDK and libtorchtrt.tar.gz"
+    )
     assert needs_words(["cuda", "tensorrt"], {}) == "a CUDA GPU with TensorRT"
 
 
@@ -112,17 +138,31 @@ def test_the_gate_takes_only_the_release_s_tensorrt_sdk(tmp_path: Path) -> None:
     release = load(ROOT / "docs" / "features.toml").documented_release
     pins = recorded.Freshness.of_release(release.version, release.pins, None).pins
     environ = _machine(tmp_path)
-    assert requirements.evaluate([SOURCE_BUILD], _env(sourcebuild.inputs(environ, tmp_path / "none")),
-                                 pins=pins) == []  # 11.1.0.106: the release's TensorRT
+    assert (
+        requirements.evaluate(
+            [SOURCE_BUILD], _env(sourcebuild.inputs(environ, tmp_path / "none")), pins=pins
+        )
+        == []
+    )  # 11.1.0.106: the release's TensorRT
     # planted: a TensorRT 10.3 SDK at TensorRT_ROOT
     header = Path(environ["TensorRT_ROOT"]) / "include" / "NvInferVersion.h"
-    header.write_text(TRT_VERSION_H.replace("MAJOR_ENTERPRISE 11", "MAJOR_ENTERPRISE 10")
-                      .replace("MINOR_ENTERPRISE 1", "MINOR_ENTERPRISE 3"))
-    (unmet,) = requirements.evaluate([SOURCE_BUILD], _env(sourcebuild.inputs(environ, tmp_path / "none")),
-                                     pins=pins)
-    assert unmet.reason == f"TensorRT_ROOT names TensorRT SDK 10.3.0.106; the release's TensorRT is {pins['tensorrt']}"
+    header.write_text(
+        TRT_VERSION_H.replace("MAJOR_ENTERPRISE 11", "MAJOR_ENTERPRISE 10").replace(
+            "MINOR_ENTERPRISE 1", "MINOR_ENTERPRISE 3"
+        )
+    )
+    (unmet,) = requirements.evaluate(
+        [SOURCE_BUILD], _env(sourcebuild.inputs(environ, tmp_path / "none")), pins=pins
+    )
+    assert (
+        unmet.reason
+        == f"TensorRT_ROOT names TensorRT SDK 10.3.0.106; the release's TensorRT is {pins['tensorrt']}"
+    )
     # an SDK whose version cannot be read is not taken for the release's either
     header.unlink()
-    (unmet,) = requirements.evaluate([SOURCE_BUILD], _env(sourcebuild.inputs(environ, tmp_path / "none")),
-                                     pins=pins)
-    assert unmet.reason.startswith("TensorRT_ROOT names a TensorRT SDK of unknown version (no NvInferVersion.h);")
+    (unmet,) = requirements.evaluate(
+        [SOURCE_BUILD], _env(sourcebuild.inputs(environ, tmp_path / "none")), pins=pins
+    )
+    assert unmet.reason.startswith(
+        "TensorRT_ROOT names a TensorRT SDK of unknown version (no NvInferVersion.h);"
+    )

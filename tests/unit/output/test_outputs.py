@@ -63,9 +63,11 @@ def test_trim_names_generated_code() -> None:
 
 
 def test_quiet_drops_only_cpuinfo_lines() -> None:
-    text = ("[cpuinfo_utils.cpp:71] Reading file /sys/devices/soc0/image_version\n"
-            "[method.cpp:85] Backend ExportOnlyBackend is not registered.\n"
-            "[cpuinfo_utils.cpp:125] CPU info and manual query on # of cpus dont match.\n")
+    text = (
+        "[cpuinfo_utils.cpp:71] Reading file /sys/devices/soc0/image_version\n"
+        "[method.cpp:85] Backend ExportOnlyBackend is not registered.\n"
+        "[cpuinfo_utils.cpp:125] CPU info and manual query on # of cpus dont match.\n"
+    )
     assert quiet(text) == "[method.cpp:85] Backend ExportOnlyBackend is not registered.\n"
     assert quiet("no log here\n") == "no log here\n"
 
@@ -73,19 +75,29 @@ def test_quiet_drops_only_cpuinfo_lines() -> None:
 def test_build_paths_are_shortened(tmp_path: Path) -> None:
     app = SimpleNamespace(outdir=str(tmp_path / "_build" / "html"), srcdir=str(tmp_path / "src"))
     rules = replacements(app)
-    text = (f"File {SITE}/torch/_ops.py:10\n{sys.prefix}/bin/python\n{tmp_path}/src/notebooks/a.md\n"
-            f"{tmp_path}/_build/jupyter_execute/a.ipynb\n/tmp/ipykernel_4242/3110.py:3\n")
+    text = (
+        f"File {SITE}/torch/_ops.py:10\n{sys.prefix}/bin/python\n{tmp_path}/src/notebooks/a.md\n"
+        f"{tmp_path}/_build/jupyter_execute/a.ipynb\n/tmp/ipykernel_4242/3110.py:3\n"
+    )
     shown = scrub(text, rules)
-    assert shown == ("File site-packages/torch/_ops.py:10\n<venv>/bin/python\n./notebooks/a.md\n"
-                     "_build/jupyter_execute/a.ipynb\n<cell>:3\n")
+    assert shown == (
+        "File site-packages/torch/_ops.py:10\n<venv>/bin/python\n./notebooks/a.md\n"
+        "_build/jupyter_execute/a.ipynb\n<cell>:3\n"
+    )
     assert str(Path.home()) + "/" not in scrub(f"{Path.home()}/.cache/x", rules)
 
 
 def test_mark_line_in_a_few_words() -> None:
-    assert mark_line(["cuda", "tensorrt"], {}) == "Not run in this build: needs a CUDA GPU with TensorRT."
-    assert mark_line(["tensorrt", "cuda", "feature:multi-profile"],
-                     {"feature:multi-profile": "torch_tensorrt>=2.15 for feature multi-profile"}) == (
-        "Not run in this build: needs a CUDA GPU with TensorRT and torch_tensorrt>=2.15 for feature multi-profile.")
+    assert (
+        mark_line(["cuda", "tensorrt"], {})
+        == "Not run in this build: needs a CUDA GPU with TensorRT."
+    )
+    assert mark_line(
+        ["tensorrt", "cuda", "feature:multi-profile"],
+        {"feature:multi-profile": "torch_tensorrt>=2.15 for feature multi-profile"},
+    ) == (
+        "Not run in this build: needs a CUDA GPU with TensorRT and torch_tensorrt>=2.15 for feature multi-profile."
+    )
     assert mark_line(["cuda"], {}) == "Not run in this build: needs a CUDA GPU."
     assert mark_line([], {}).startswith("Not run in this build: it uses a result of a cell above")
 
@@ -94,6 +106,11 @@ def test_running_time_in_minutes_and_seconds() -> None:
     shown = running_time({"status": "executed", "duration_s": 75.26}).astext()
     assert shown == "Total running time of this notebook: 1 min 15.3 s."
     assert running_time({"status": "not executed", "duration_s": 1.0}) is None
-    recorded = running_time({"status": "recorded", "duration_s": 3.0,
-                             "environment": {"cuda_available": True, "gpu_name": "NVIDIA H100"}}).astext()
+    recorded = running_time(
+        {
+            "status": "recorded",
+            "duration_s": 3.0,
+            "environment": {"cuda_available": True, "gpu_name": "NVIDIA H100"},
+        }
+    ).astext()
     assert re.search(r"0 min 3\.0 s \(recorded on NVIDIA H100\)", recorded), recorded

@@ -31,12 +31,15 @@ def test_jupytext_reads_what_sphinx_reads(path: Path) -> None:
     site = read_myst_markdown_notebook(text)
     jupyter = jupytext.read(path)
     assert jupyter.metadata.get("kernelspec") == site.metadata.get("kernelspec")
-    assert [c.cell_type for c in jupyter.cells] == [c.cell_type for c in site.cells], \
+    assert [c.cell_type for c in jupyter.cells] == [c.cell_type for c in site.cells], (
         f"{path.name}: jupytext splits the cells differently from myst-nb"
+    )
     for number, (j, s) in enumerate(zip(jupyter.cells, site.cells), start=1):
         assert j.source == s.source, f"{path.name} cell {number}: jupytext reads another source"
         if j.cell_type == "code":
-            assert dict(j.metadata) == dict(s.metadata), f"{path.name} cell {number}: options differ: {j.metadata} != {s.metadata}"
+            assert dict(j.metadata) == dict(s.metadata), (
+                f"{path.name} cell {number}: options differ: {j.metadata} != {s.metadata}"
+            )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
@@ -46,15 +49,24 @@ def test_no_cell_imports_the_site_or_reads_the_repository(path: Path) -> None:
     for number, cell in enumerate(code, start=1):
         if cell.source.lstrip().startswith("%%"):
             continue  # a cell magic (%%writefile main.cpp): its body is not Python
-        source = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
+        source = "\n".join(
+            line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!"))
+        )
         for node in ast.walk(ast.parse(source)):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            assert not any(n.split(".")[0] == "trtdocs" for n in names), \
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            assert not any(n.split(".")[0] == "trtdocs" for n in names), (
                 f"{path.name} cell {number}: imports the site's own package"
+            )
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                assert not node.value.startswith("..") and "docs/data" not in node.value, \
+                assert not node.value.startswith("..") and "docs/data" not in node.value, (
                     f"{path.name} cell {number}: reads {node.value!r}, a file of this repository"
+                )
 
 
 def test_glog_prefix_is_masked_but_not_the_message() -> None:
@@ -72,10 +84,20 @@ def _cell(*outs: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 def test_outputs_differ_on_text_and_agree_on_what_varies() -> None:
     """The comparison of a run with the site: streams joined, times and addresses masked."""
-    site = _cell(nbformat.v4.new_output("stream", name="stdout", text="took 1.5 s at 0x7f00aa\n"),
-                 nbformat.v4.new_output("stream", name="stdout", text="shape (1, 8)\n"))
-    run = _cell(nbformat.v4.new_output("stream", name="stdout", text="took 2.25 s at 0x7f11bb\nshape (1, 8)\n"))
-    planted = _cell(nbformat.v4.new_output("stream", name="stdout", text="took 2.25 s at 0x7f11bb\nshape (1, 9)\n"))
+    site = _cell(
+        nbformat.v4.new_output("stream", name="stdout", text="took 1.5 s at 0x7f00aa\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="shape (1, 8)\n"),
+    )
+    run = _cell(
+        nbformat.v4.new_output(
+            "stream", name="stdout", text="took 2.25 s at 0x7f11bb\nshape (1, 8)\n"
+        )
+    )
+    planted = _cell(
+        nbformat.v4.new_output(
+            "stream", name="stdout", text="took 2.25 s at 0x7f11bb\nshape (1, 9)\n"
+        )
+    )
     assert outputs(run) == outputs(site)
     assert outputs(planted) != outputs(site)
     error = _cell(nbformat.v4.new_output("error", ename="ValueError", evalue="bad", traceback=[]))

@@ -21,7 +21,9 @@ CLIMB = re.compile(r"(?<![\w.\-/])((?:\.\./)+)(?=[\w.\-])")
 
 
 def tracked_files() -> list[Path]:
-    out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True)
+    out = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True
+    )
     return [ROOT / p for p in out.stdout.decode().split("\0") if p]
 
 
@@ -38,7 +40,9 @@ def outside_paths(rel: Path, text: str) -> list[tuple[int, str]]:
     depth = len(rel.parent.parts)  # how many "../" stay inside from the file's folder
     for number, line in enumerate(text.splitlines(), start=1):
         found += [(number, m.group(0)) for m in MACHINE_PATHS.finditer(line)]
-        found += [(number, m.group(1)) for m in CLIMB.finditer(line) if m.group(1).count("../") > depth]
+        found += [
+            (number, m.group(1)) for m in CLIMB.finditer(line) if m.group(1).count("../") > depth
+        ]
     return found
 
 
@@ -47,15 +51,18 @@ def test_the_rule_is_not_vacuous() -> None:
     assert len(files) > 50 and any(p.suffix == ".md" for p in files)
 
 
-@pytest.mark.parametrize("rel, text, found", [
-    (Path("docs/features.toml"), "# see /work/shared/reference/facts.md", ["/work/"]),
-    (Path("README.md"), "see ../shared/reference/facts.md", ["../"]),
-    (Path("docs/x.md"), "[a](../../outside.md) and [b](../index.md)", ["../../"]),
-    (Path("Makefile"), "VENV = /root/.cache/x", ["/root/"]),
-    (Path("a.py"), 'p = "/home/alice/src"', ["/home/alice/"]),
-    (Path("docs/x.md"), "https://github.com/x/work/blob/main/README.md and docs/home/page", []),
-    (Path("notebooks/x.md"), "from ../index.md, ./data/x and ~/.cache/trtdocs", []),
-])
+@pytest.mark.parametrize(
+    "rel, text, found",
+    [
+        (Path("docs/features.toml"), "# see /work/shared/reference/facts.md", ["/work/"]),
+        (Path("README.md"), "see ../shared/reference/facts.md", ["../"]),
+        (Path("docs/x.md"), "[a](../../outside.md) and [b](../index.md)", ["../../"]),
+        (Path("Makefile"), "VENV = /root/.cache/x", ["/root/"]),
+        (Path("a.py"), 'p = "/home/alice/src"', ["/home/alice/"]),
+        (Path("docs/x.md"), "https://github.com/x/work/blob/main/README.md and docs/home/page", []),
+        (Path("notebooks/x.md"), "from ../index.md, ./data/x and ~/.cache/trtdocs", []),
+    ],
+)
 def test_outside_paths(rel: Path, text: str, found: list[str]) -> None:
     assert [p for _, p in outside_paths(rel, text)] == found
 

@@ -59,8 +59,12 @@ def test_edit_data_target_is_noop_plus_slack_and_no_execution():
     # fast, but a notebook executed in one run: the cache missed
     assert t.verdict(2.0, [[], ["notebooks/troubleshooting"]]) == "miss"
     # the other targets look only at the time
-    assert bench.targets(20.0, {"notebooks/a": 8.0}, "notebooks/a")["edit-code"].verdict(
-        9.0, [["notebooks/a"]]) == "pass"
+    assert (
+        bench.targets(20.0, {"notebooks/a": 8.0}, "notebooks/a")["edit-code"].verdict(
+            9.0, [["notebooks/a"]]
+        )
+        == "pass"
+    )
 
 
 def test_targets_skip_an_edit_whose_notebook_did_not_run():
@@ -103,27 +107,35 @@ def test_edit_data_file_is_read_by_the_data_page():
 
 
 def test_progress_documents_come_from_sphinx_progress_lines():
-    output = "\n".join([
-        "updating environment: 0 added, 2 changed, 0 removed",
-        "reading sources... [ 50%] notebooks/troubleshooting",
-        "reading sources... [100%] index",
-        "",
-        "writing output... ",
-        "writing output... [ 33%] index",
-        "writing output... [100%] notebooks/troubleshooting",
-    ])
-    assert bench.progress_documents(output) == (["index", "notebooks/troubleshooting"],
-                                                ["index", "notebooks/troubleshooting"])
+    output = "\n".join(
+        [
+            "updating environment: 0 added, 2 changed, 0 removed",
+            "reading sources... [ 50%] notebooks/troubleshooting",
+            "reading sources... [100%] index",
+            "",
+            "writing output... ",
+            "writing output... [ 33%] index",
+            "writing output... [100%] notebooks/troubleshooting",
+        ]
+    )
+    assert bench.progress_documents(output) == (
+        ["index", "notebooks/troubleshooting"],
+        ["index", "notebooks/troubleshooting"],
+    )
     assert bench.progress_documents("build succeeded.") == ([], [])
     # with FORCE_COLOR: one rewritten line, escape codes around the names
-    coloured = ("\x1b[2K\x1b[01mreading sources... \x1b[39;49;00m[100%] \x1b[32mnotebooks/troubleshooting"
-                "\x1b[39;49;00m\r\n")
+    coloured = (
+        "\x1b[2K\x1b[01mreading sources... \x1b[39;49;00m[100%] \x1b[32mnotebooks/troubleshooting"
+        "\x1b[39;49;00m\r\n"
+    )
     assert bench.progress_documents(coloured) == (["notebooks/troubleshooting"], [])
 
 
 def test_check_data_page_stops_when_the_page_was_not_rebuilt(tmp_path):
     page = bench.DATA_PAGE
-    bench.check_data_page(bench.Step(1.0, [], read=[page], written=["index", page]), tmp_path / "x.log")
+    bench.check_data_page(
+        bench.Step(1.0, [], read=[page], written=["index", page]), tmp_path / "x.log"
+    )
     with pytest.raises(bench.BenchError, match="not read or written"):
         bench.check_data_page(bench.Step(1.0, []), tmp_path / "x.log")
     with pytest.raises(bench.BenchError, match="not written"):
@@ -131,21 +143,31 @@ def test_check_data_page_stops_when_the_page_was_not_rebuilt(tmp_path):
 
 
 def test_executed_notebooks_come_from_mystnb_log_lines(tmp_path):
-    output = "\n".join([
-        f"{tmp_path}/notebooks/a.md: Executing notebook using local CWD [mystnb]",
-        f"{tmp_path}/notebooks/a.md: Executed notebook in 18.04 seconds [mystnb]",
-        f"{tmp_path}/notebooks/b.md: Using cached notebook: ID=2 [mystnb]",
-        "notebooks/c.ipynb: Executed notebook in 1.50 seconds [mystnb]",
-        f"{tmp_path}/notebooks/d.md: Executing notebook failed: CellExecutionError [mystnb]",
-    ])
+    output = "\n".join(
+        [
+            f"{tmp_path}/notebooks/a.md: Executing notebook using local CWD [mystnb]",
+            f"{tmp_path}/notebooks/a.md: Executed notebook in 18.04 seconds [mystnb]",
+            f"{tmp_path}/notebooks/b.md: Using cached notebook: ID=2 [mystnb]",
+            "notebooks/c.ipynb: Executed notebook in 1.50 seconds [mystnb]",
+            f"{tmp_path}/notebooks/d.md: Executing notebook failed: CellExecutionError [mystnb]",
+        ]
+    )
     assert bench.executed_notebooks(output, tmp_path) == {"notebooks/a": 18.04, "notebooks/c": 1.5}
     assert bench.executed_notebooks("build succeeded.", tmp_path) == {}
 
 
 def test_format_table_lines_up_and_shows_verdicts():
-    rows = [{"id": "noop", "median_s": 2.0, "min_s": 1.5, "max_s": 2.5, "runs": 2,
-             "target": {"rule": "<= 3 s", "verdict": "pass"}},
-            {"id": "raw", "median_s": 12.25, "min_s": 12.0, "max_s": 12.5, "runs": 2}]
+    rows = [
+        {
+            "id": "noop",
+            "median_s": 2.0,
+            "min_s": 1.5,
+            "max_s": 2.5,
+            "runs": 2,
+            "target": {"rule": "<= 3 s", "verdict": "pass"},
+        },
+        {"id": "raw", "median_s": 12.25, "min_s": 12.0, "max_s": 12.5, "runs": 2},
+    ]
     text = bench.format_table(rows).splitlines()
     assert len(text) == 4
     assert len({len(line.rstrip()) for line in text[:2]}) == 1
@@ -157,25 +179,47 @@ def test_summarize_builds_rows_targets_and_carries_the_venv():
     def step(seconds, executed=()):
         return bench.Step(seconds, list(executed))
 
-    runs = [{"steps": {"cold": step(30.0, ["notebooks/a", "notebooks/b"]), "noop": step(2.0),
-                       "edit-code": step(9.0, ["notebooks/a"]), "edit-markdown": step(2.5),
-                       "edit-data": step(6.0, ["notebooks/b"])},
-             "raw": {"notebooks/a": 7.0, "notebooks/b": 3.0},
-             "cold_durations": {"notebooks/a": 6.0, "notebooks/b": 2.5}}]
-    previous = {"venv": {"id": "venv", "median_s": 120.0, "measured_at": "2026-12-01T00:00:00+00:00"}}
-    tests = [{"check": bench.Step(41.0, [], result="412 passed in 40.1s", load=0.5),
-              "test": bench.Step(640.0, [], failed=True, result="1 failed, 600 passed", load=2.1)}]
+    runs = [
+        {
+            "steps": {
+                "cold": step(30.0, ["notebooks/a", "notebooks/b"]),
+                "noop": step(2.0),
+                "edit-code": step(9.0, ["notebooks/a"]),
+                "edit-markdown": step(2.5),
+                "edit-data": step(6.0, ["notebooks/b"]),
+            },
+            "raw": {"notebooks/a": 7.0, "notebooks/b": 3.0},
+            "cold_durations": {"notebooks/a": 6.0, "notebooks/b": 2.5},
+        }
+    ]
+    previous = {
+        "venv": {"id": "venv", "median_s": 120.0, "measured_at": "2026-12-01T00:00:00+00:00"}
+    }
+    tests = [
+        {
+            "check": bench.Step(41.0, [], result="412 passed in 40.1s", load=0.5),
+            "test": bench.Step(640.0, [], failed=True, result="1 failed, 600 passed", load=2.1),
+        }
+    ]
     out = bench.summarize(runs, [], [], "notebooks/a.md", previous, tests=tests)
     by_id = {r["id"]: r for r in out["rows"]}
-    assert by_id["cold"]["target"]["limit_s"] == 7.0 and by_id["cold"]["target"]["verdict"] == "miss"
+    assert (
+        by_id["cold"]["target"]["limit_s"] == 7.0 and by_id["cold"]["target"]["verdict"] == "miss"
+    )
     assert by_id["check"]["target"]["verdict"] == "pass" and by_id["check"]["load_1m"] == [0.5]
     assert by_id["test"]["target"]["verdict"] == "miss" and by_id["test"]["failed"] == [True]
     assert by_id["test"]["result"] == ["1 failed, 600 passed"]
-    assert by_id["edit-code"]["target"]["limit_s"] == 12.0 and by_id["edit-code"]["target"]["verdict"] == "pass"
+    assert (
+        by_id["edit-code"]["target"]["limit_s"] == 12.0
+        and by_id["edit-code"]["target"]["verdict"] == "pass"
+    )
     assert by_id["raw"]["median_s"] == 10.0
     assert by_id["edit-code"]["executed"] == [["notebooks/a"]]
     # in time, but a notebook executed: the edit-data target is missed
-    assert by_id["edit-data"]["target"]["limit_s"] == 8.0 and by_id["edit-data"]["target"]["verdict"] == "miss"
+    assert (
+        by_id["edit-data"]["target"]["limit_s"] == 8.0
+        and by_id["edit-data"]["target"]["verdict"] == "miss"
+    )
     assert by_id["edit-data"]["read"] == [[]]
     assert out["venv"]["carried"] is True and out["venv"]["median_s"] == 120.0
     assert out["notebooks"]["notebooks/a"]["build_duration_s"] == [6.0]
@@ -204,9 +248,23 @@ def test_pad_notebooks_copies_only_notebooks_with_code(tmp_path):
 
 def test_summarize_orders_parallel_rows_after_cold():
     step = bench.Step
-    runs = [{"steps": {k: step(1.0, []) for k in ("cold", "noop", "edit-code", "edit-markdown", "edit-data")},
-             "raw": {"notebooks/a": 1.0}, "cold_durations": {}}]
-    parallel = [{"cold-j2": step(2.0, []), "padded-j1": step(3.0, []), "padded-j2": step(2.5, [], locked=True)}]
+    runs = [
+        {
+            "steps": {
+                k: step(1.0, [])
+                for k in ("cold", "noop", "edit-code", "edit-markdown", "edit-data")
+            },
+            "raw": {"notebooks/a": 1.0},
+            "cold_durations": {},
+        }
+    ]
+    parallel = [
+        {
+            "cold-j2": step(2.0, []),
+            "padded-j1": step(3.0, []),
+            "padded-j2": step(2.5, [], locked=True),
+        }
+    ]
     out = bench.summarize(runs, parallel, [], "notebooks/a.md", None, copies=2)
     assert [r["id"] for r in out["rows"]][:4] == ["cold", "cold-j2", "padded-j1", "padded-j2"]
     padded = out["rows"][3]
@@ -226,9 +284,17 @@ def test_edit_cpp_changes_the_main_cpp_run_cpp_writes():
 
 def test_summarize_adds_the_cpp_rows_when_measured():
     step = bench.Step
-    runs = [{"steps": {k: step(1.0, []) for k in ("cold", "noop", "edit-code", "edit-markdown", "edit-data",
-                                                  "edit-cpp")},
-             "raw": {"notebooks/a": 1.0}, "cold_durations": {}, "cpp": {"cpp-configure": 1.5, "cpp-build": 9.0}}]
+    runs = [
+        {
+            "steps": {
+                k: step(1.0, [])
+                for k in ("cold", "noop", "edit-code", "edit-markdown", "edit-data", "edit-cpp")
+            },
+            "raw": {"notebooks/a": 1.0},
+            "cold_durations": {},
+            "cpp": {"cpp-configure": 1.5, "cpp-build": 9.0},
+        }
+    ]
     rows = {r["id"]: r for r in bench.summarize(runs, [], [], "notebooks/a.md", None)["rows"]}
     assert rows["cpp-build"]["median_s"] == 9.0 and rows["cpp-configure"]["median_s"] == 1.5
     assert rows["edit-cpp"]["label"] == bench.LABELS["edit-cpp"]

@@ -12,17 +12,49 @@ from trtdocs import benchresults
 LATEST = BENCHMARKS / "results" / "latest.json"
 
 DATA = {
-    "measured_at": "2026-12-02T11:00:00+00:00", "commit": "0123456789abcdef", "runs": 2,
-    "machine": {"cpu_model": "Some CPU", "cores": 2, "memory_gb": 24.0, "platform": "Linux",
-                "load_average_start": [3.5, 2.0, 1.0]},
-    "venv": {"id": "venv", "label": "Create the venv", "median_s": 118.04, "min_s": 118.04,
-             "max_s": 118.04, "runs": 1, "carried": True, "measured_at": "2026-12-01T09:00:00+00:00"},
-    "rows": [{"id": "noop", "label": "No-op rebuild", "median_s": 2.04, "min_s": 1.9, "max_s": 2.2,
-              "runs": 2, "target": {"rule": "<= 3 s", "verdict": "pass"}, "executed": [[], []],
-              "load_1m": [0.42, 2.5]},
-             {"id": "edit-code", "label": "Edit", "median_s": 9.0, "min_s": 8.0, "max_s": 10.0, "runs": 2,
-              "executed": [["notebooks/a"], ["notebooks/a", "notebooks/b"]]},
-             {"id": "raw", "label": "Raw", "median_s": 10.0, "min_s": 9.0, "max_s": 11.0, "runs": 2}],
+    "measured_at": "2026-12-02T11:00:00+00:00",
+    "commit": "0123456789abcdef",
+    "runs": 2,
+    "machine": {
+        "cpu_model": "Some CPU",
+        "cores": 2,
+        "memory_gb": 24.0,
+        "platform": "Linux",
+        "load_average_start": [3.5, 2.0, 1.0],
+    },
+    "venv": {
+        "id": "venv",
+        "label": "Create the venv",
+        "median_s": 118.04,
+        "min_s": 118.04,
+        "max_s": 118.04,
+        "runs": 1,
+        "carried": True,
+        "measured_at": "2026-12-01T09:00:00+00:00",
+    },
+    "rows": [
+        {
+            "id": "noop",
+            "label": "No-op rebuild",
+            "median_s": 2.04,
+            "min_s": 1.9,
+            "max_s": 2.2,
+            "runs": 2,
+            "target": {"rule": "<= 3 s", "verdict": "pass"},
+            "executed": [[], []],
+            "load_1m": [0.42, 2.5],
+        },
+        {
+            "id": "edit-code",
+            "label": "Edit",
+            "median_s": 9.0,
+            "min_s": 8.0,
+            "max_s": 10.0,
+            "runs": 2,
+            "executed": [["notebooks/a"], ["notebooks/a", "notebooks/b"]],
+        },
+        {"id": "raw", "label": "Raw", "median_s": 10.0, "min_s": 9.0, "max_s": 11.0, "runs": 2},
+    ],
 }
 
 

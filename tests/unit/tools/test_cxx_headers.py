@@ -15,7 +15,9 @@ cxx_headers = load("cxx_headers", TOOLS)
 
 
 def _git(*args: str, cwd: Path) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 @pytest.fixture
@@ -33,10 +35,19 @@ def upstream(tmp_path: Path) -> tuple[Path, str]:
 
 
 def _source(commit: str) -> dict[str, object]:
-    return {"repo": "owner/name", "commit": commit, "ref": "main", "path": "inc", "into": "lib/inc", "stubs": []}
+    return {
+        "repo": "owner/name",
+        "commit": commit,
+        "ref": "main",
+        "path": "inc",
+        "into": "lib/inc",
+        "stubs": [],
+    }
 
 
-def test_a_repository_is_fetched_at_its_commit_and_laid_out_under_into(upstream, tmp_path: Path) -> None:
+def test_a_repository_is_fetched_at_its_commit_and_laid_out_under_into(
+    upstream, tmp_path: Path
+) -> None:
     repo, commit = upstream
     url = f"file://{tmp_path / 'remotes'}/{{owner}}+{{name}}"
     folder = cxx_headers.lay_out(_source(commit), tmp_path / "out", url)
@@ -50,8 +61,9 @@ def test_a_repository_is_fetched_at_its_commit_and_laid_out_under_into(upstream,
 
 def test_a_clone_at_hand_is_read_without_fetching(upstream, tmp_path: Path) -> None:
     repo, commit = upstream
-    folder = cxx_headers.lay_out(_source(commit), tmp_path / "out", "file:///nowhere/{repo}",
-                                 {"owner/name": repo})
+    folder = cxx_headers.lay_out(
+        _source(commit), tmp_path / "out", "file:///nowhere/{repo}", {"owner/name": repo}
+    )
     assert (folder / "lib/inc/b.h").is_file() and not (tmp_path / "out" / "git").exists()
 
 

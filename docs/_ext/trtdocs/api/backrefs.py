@@ -84,7 +84,9 @@ def collect(app: Sphinx, doctree: nodes.document) -> None:
     if not blocks:
         return
     sources, shown = cell_sources(Path(app.env.doc2path(docname)), [b.astext() for b in blocks])
-    places = tuple((*_section(b), b.line or (b.parent.line if b.parent is not None else None)) for b in blocks)
+    places = tuple(
+        (*_section(b), b.line or (b.parent.line if b.parent is not None else None)) for b in blocks
+    )
     build.api_cells[docname] = CellPage(tuple(sources), tuple(shown), places)
     build.api_unchecked.add(docname)
 
@@ -106,8 +108,14 @@ def check(app: Sphinx, env: BuildEnvironment) -> None:
                 if target is None:
                     line = page.places[j][2] if j is not None else None
                     hidden = "" if j is not None else " (a hidden cell)"
-                    logger.error("%s%s", Finding(i, use.line, use.path).message(), hidden,
-                                 location=(docname, line), type="trtdocs", subtype="api-names")
+                    logger.error(
+                        "%s%s",
+                        Finding(i, use.line, use.path).message(),
+                        hidden,
+                        location=(docname, line),
+                        type="trtdocs",
+                        subtype="api-names",
+                    )
                 elif j is not None:
                     section, heading, _ = page.places[j]
                     sites.append(UseSite(target.kind, target.name, docname, section, heading, i))
@@ -152,8 +160,12 @@ def _by_name(env: BuildEnvironment) -> dict[tuple[str, str], list[UseSite]]:
 
 
 def _link(app: Sphinx, fromdoc: str, site: UseSite) -> nodes.reference:
-    uri = app.builder.get_relative_uri(fromdoc, site.docname) + (f"#{site.section}" if site.section else "")
-    title = app.env.titles[site.docname].astext() if site.docname in app.env.titles else site.docname
+    uri = app.builder.get_relative_uri(fromdoc, site.docname) + (
+        f"#{site.section}" if site.section else ""
+    )
+    title = (
+        app.env.titles[site.docname].astext() if site.docname in app.env.titles else site.docname
+    )
     text = title if not site.heading or site.heading == title else f"{title} › {site.heading}"
     return nodes.reference("", text, internal=True, refuri=uri)
 
@@ -167,8 +179,12 @@ def _used_in(app: Sphinx, fromdoc: str, uses: list[UseSite]) -> list[nodes.Node]
     return [nodes.rubric(text=USED_IN, classes=["trtdocs-used-in"]), items]
 
 
-def _table(app: Sphinx, fromdoc: str, rows: list[tuple[nodes.Node, list[nodes.Node], list[UseSite]]],
-           heads: tuple[str, str, str]) -> nodes.table:
+def _table(
+    app: Sphinx,
+    fromdoc: str,
+    rows: list[tuple[nodes.Node, list[nodes.Node], list[UseSite]]],
+    heads: tuple[str, str, str],
+) -> nodes.table:
     table = nodes.table(classes=[TABLE_CLASS])
     group = nodes.tgroup(cols=3)
     table += group
@@ -180,14 +196,19 @@ def _table(app: Sphinx, fromdoc: str, rows: list[tuple[nodes.Node, list[nodes.No
         places: list[nodes.Node] = []
         for i, site in enumerate(uses):
             places += [nodes.Text("; ")] * bool(i) + [_link(app, fromdoc, site)]
-        body += nodes.row("", nodes.entry("", nodes.paragraph("", "", name)),
-                          nodes.entry("", nodes.paragraph("", "", *what)),
-                          nodes.entry("", nodes.paragraph("", "", *places)))
+        body += nodes.row(
+            "",
+            nodes.entry("", nodes.paragraph("", "", name)),
+            nodes.entry("", nodes.paragraph("", "", *what)),
+            nodes.entry("", nodes.paragraph("", "", *places)),
+        )
     group += [head, body]
     return table
 
 
-def _upstream_table(app: Sphinx, fromdoc: str, uses: dict[tuple[str, str], list[UseSite]]) -> list[nodes.Node]:
+def _upstream_table(
+    app: Sphinx, fromdoc: str, uses: dict[tuple[str, str], list[UseSite]]
+) -> list[nodes.Node]:
     links = site_of(app.env).links
     linked, unlinked = [], []
     for (kind, name), sites in sorted(uses.items(), key=lambda kv: kv[0][1]):
@@ -202,8 +223,10 @@ def _upstream_table(app: Sphinx, fromdoc: str, uses: dict[tuple[str, str], list[
     if linked:
         out.append(_table(app, fromdoc, linked, ("Name", "Documented by", "Used in")))
     if unlinked:
-        out += [nodes.paragraph(text="Names the code calls that link nowhere, and why:"),
-                _table(app, fromdoc, unlinked, ("Name", "Why it links nowhere", "Used in"))]
+        out += [
+            nodes.paragraph(text="Names the code calls that link nowhere, and why:"),
+            _table(app, fromdoc, unlinked, ("Name", "Why it links nowhere", "Used in")),
+        ]
     return out
 
 
@@ -217,7 +240,9 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         if isinstance(node, used_in):
             node.replace_self(_used_in(app, docname, uses.get((ENTRY, node["name"]), [])))
         else:
-            node.replace_self(_upstream_table(app, docname, {k: v for k, v in uses.items() if k[0] != ENTRY}))
+            node.replace_self(
+                _upstream_table(app, docname, {k: v for k, v in uses.items() if k[0] != ENTRY})
+            )
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -226,7 +251,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("doctree-read", collect)
     app.connect("env-updated", check)
     app.connect("env-before-read-docs", before_read)
-    app.connect("env-before-read-docs", load_while_notebooks_run, priority=700)  # after notebooks.jobs.start (600)
+    app.connect(
+        "env-before-read-docs", load_while_notebooks_run, priority=700
+    )  # after notebooks.jobs.start (600)
     app.connect("env-get-updated", updated)
     app.connect("doctree-resolved", resolve)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

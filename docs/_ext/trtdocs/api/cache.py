@@ -48,10 +48,16 @@ def key(name: str, paths: Iterable[str]) -> str:
     folder it is found in, its distribution's version there, and each source
     file's size and time."""
     paths = tuple(paths)
-    parts = [sys.version, f"griffe {metadata.version('griffe')}", name,
-             *(hashlib.sha256(code.read_bytes()).hexdigest() for code in CODE),
-             *(dist.version for dist in metadata.distributions(name=PACKAGES[name], path=list(paths)))]
-    root = next((Path(r) for r in paths if Path(r, name).is_dir() or Path(r, f"{name}.py").is_file()), None)
+    parts = [
+        sys.version,
+        f"griffe {metadata.version('griffe')}",
+        name,
+        *(hashlib.sha256(code.read_bytes()).hexdigest() for code in CODE),
+        *(dist.version for dist in metadata.distributions(name=PACKAGES[name], path=list(paths))),
+    ]
+    root = next(
+        (Path(r) for r in paths if Path(r, name).is_dir() or Path(r, f"{name}.py").is_file()), None
+    )
     if root is not None:
         parts.append(str(root))
         for dirpath, dirs, files in os.walk(root / name):

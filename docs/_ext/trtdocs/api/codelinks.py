@@ -56,7 +56,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-ATTR = "trtdocs_api_links"  # literal_block attribute: [(start, end, documented name), ...] in its text
+ATTR = (
+    "trtdocs_api_links"  # literal_block attribute: [(start, end, documented name), ...] in its text
+)
 CLASS = "trtdocs-api-links"  # class of a block that has links (marks its <div> in the HTML)
 LINK_CLASS = "trtdocs-api-link"
 _LINE = re.compile(r"\r\n|\r|\n")  # ast's line ends
@@ -93,9 +95,12 @@ def links_of(text: str, cell: list[tuple[Use, Target | None]]) -> list[tuple[int
 
 def cell_blocks(doctree: nodes.document) -> list[nodes.literal_block]:
     """The shown code cells' source blocks, in page order (myst-nb's containers)."""
-    return [block for container in doctree.findall(nodes.container)
-            if container.get("nb_element") == "cell_code_source"
-            for block in container.findall(nodes.literal_block)]
+    return [
+        block
+        for container in doctree.findall(nodes.container)
+        if container.get("nb_element") == "cell_code_source"
+        for block in container.findall(nodes.literal_block)
+    ]
 
 
 def cell_sources(path: Path, shown: list[str]) -> tuple[list[str], list[int | None]]:
@@ -146,7 +151,13 @@ def collect(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     sources, index = cell_sources(Path(app.env.doc2path(docname)), shown)
     api = site_of(app.env)
     for source, j, cell in zip(sources, index, targets(sources, api.resolver)):
-        if j is None or blocks[j].get("language") not in ("ipython3", "ipython", "python", "python3", "py"):
+        if j is None or blocks[j].get("language") not in (
+            "ipython3",
+            "ipython",
+            "python",
+            "python3",
+            "py",
+        ):
             continue
         links = links_of(source, cell)
         if links:
@@ -186,12 +197,17 @@ def link_tokens(pre: str, text: str, links: list[tuple[int, int, str, str]]) -> 
         if first is None or last is None or last < first or first <= taken:
             continue
         # take the token's own <span> with it
-        if first > 0 and _is_open(items[first - 1]) and first + 1 < len(items) and items[first + 1] == "</span>":
+        if (
+            first > 0
+            and _is_open(items[first - 1])
+            and first + 1 < len(items)
+            and items[first + 1] == "</span>"
+        ):
             first -= 1
         if last + 1 < len(items) and items[last + 1] == "</span>" and _is_open(items[last - 1]):
             last += 1
         depth, ok = 0, True
-        for item in items[first:last + 1]:
+        for item in items[first : last + 1]:
             if item.startswith("<a") or item.startswith("</a"):
                 ok = False
             elif item.startswith("</"):
@@ -203,8 +219,10 @@ def link_tokens(pre: str, text: str, links: list[tuple[int, int, str, str]]) -> 
         if not ok or depth != 0 or first in before or last in after:
             continue
         kind = "external" if "://" in href else "internal"
-        before[first] = (f'<a class="reference {kind} {LINK_CLASS}" href="{html.escape(href)}" '
-                         f'title="{html.escape(title)}">')
+        before[first] = (
+            f'<a class="reference {kind} {LINK_CLASS}" href="{html.escape(href)}" '
+            f'title="{html.escape(title)}">'
+        )
         after[last] = "</a>"
         taken = last
     if not before:
@@ -216,7 +234,9 @@ _BLOCK = re.compile(r'<div class="[^"]*\b%s\b[^"]*">' % re.escape(CLASS))
 _PRE = re.compile(r"(<pre[^>]*>)(.*?)(</pre>)", re.S)
 
 
-def rewrite(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: nodes.document | None) -> None:
+def rewrite(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: nodes.document | None
+) -> None:
     """At html-page-context: the page's body with the code cells' links."""
     if doctree is None or "body" not in context:
         return
@@ -226,8 +246,15 @@ def rewrite(app: Sphinx, pagename: str, templatename: str, context: dict, doctre
     body: str = context["body"]
     marks = list(_BLOCK.finditer(body))
     if len(marks) != len(blocks):
-        logger.warning("%d code blocks with API names in the doctree, %d in the HTML: code cells left "
-                       "unlinked", len(blocks), len(marks), location=pagename, type="trtdocs", subtype="codelinks")
+        logger.warning(
+            "%d code blocks with API names in the doctree, %d in the HTML: code cells left "
+            "unlinked",
+            len(blocks),
+            len(marks),
+            location=pagename,
+            type="trtdocs",
+            subtype="codelinks",
+        )
         return
     objects = app.env.get_domain("py").objects
     out: list[str] = []
@@ -244,7 +271,7 @@ def rewrite(app: Sphinx, pagename: str, templatename: str, context: dict, doctre
                     continue  # not an entry on this site (its page not built): text
                 target = f"{app.builder.get_relative_uri(pagename, entry.docname)}#{entry.node_id}"
             links.append((start, end, name, target))
-        out += [body[pos:pre.start(2)], link_tokens(pre.group(2), block.astext(), links)]
+        out += [body[pos : pre.start(2)], link_tokens(pre.group(2), block.astext(), links)]
         pos = pre.end(2)
     out.append(body[pos:])
     context["body"] = "".join(out)

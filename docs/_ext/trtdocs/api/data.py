@@ -77,11 +77,16 @@ class ApiData:
         return self.features.get(f"{obj}:{param}" if param else obj, ())
 
     def later_params(self, obj: str) -> list[str]:
-        return [k.split(":", 1)[1] for k in self.features if k in self.absent and k.startswith(obj + ":")]
+        return [
+            k.split(":", 1)[1]
+            for k in self.features
+            if k in self.absent and k.startswith(obj + ":")
+        ]
 
 
-def load_data(data_path: Path, errata_path: Path, api: ApiModel,
-              features: FeaturesTable) -> ApiData:
+def load_data(
+    data_path: Path, errata_path: Path, api: ApiModel, features: FeaturesTable
+) -> ApiData:
     """Read and check both files against the model and the features table."""
     data = _toml(data_path)
     objects = public_objects(api)
@@ -98,16 +103,23 @@ def load_data(data_path: Path, errata_path: Path, api: ApiModel,
             raise fail(entry, f"needs exactly the keys {sorted(_OPTIONS_KEYS)}")
         popped = model.popped_options(objects[obj_path])
         text = raw["text"]
-        if not isinstance(text, dict) or not all(isinstance(v, str) and v.strip() for v in text.values()):
+        if not isinstance(text, dict) or not all(
+            isinstance(v, str) and v.strip() for v in text.values()
+        ):
             raise fail(f"{entry}.text", "must map each option to a non-empty string")
         if missing := [n for n in popped if n not in text]:
-            raise fail(f"{entry}.text", f"no description for {missing[0]!r}, which the installed "
-                                        f"source pops from kwargs")
+            raise fail(
+                f"{entry}.text",
+                f"no description for {missing[0]!r}, which the installed source pops from kwargs",
+            )
         if extra := sorted(set(text) - set(popped)):
-            raise fail(f"{entry}.text.{extra[0]}", f"the installed source pops no such option "
-                                                   f"(it pops: {', '.join(popped)})")
-        options[obj_path] = Options(str(raw["applies"]), str(raw["evidence"]), popped,
-                                    MappingProxyType(dict(text)))
+            raise fail(
+                f"{entry}.text.{extra[0]}",
+                f"the installed source pops no such option (it pops: {', '.join(popped)})",
+            )
+        options[obj_path] = Options(
+            str(raw["applies"]), str(raw["evidence"]), popped, MappingProxyType(dict(text))
+        )
 
     installed = api.versions.get("torch_tensorrt")
     feature_map: dict[str, tuple[str, ...]] = {}
@@ -120,17 +132,25 @@ def load_data(data_path: Path, errata_path: Path, api: ApiModel,
             try:
                 features.feature(fid)
             except KeyError:
-                raise fail(entry, f"unknown feature {fid!r}: {features.path} has no such id") from None
+                raise fail(
+                    entry, f"unknown feature {fid!r}: {features.path} has no such id"
+                ) from None
         obj_path, _, param = key.partition(":")
-        exists = obj_path in objects and (not param or param in param_names(objects[obj_path])
-                                          or param in options.get(obj_path, Options("", "", {}, {})).defaults)
+        exists = obj_path in objects and (
+            not param
+            or param in param_names(objects[obj_path])
+            or param in options.get(obj_path, Options("", "", {}, {})).defaults
+        )
         if not exists:
             if param and obj_path not in objects:
                 raise fail(entry, f"{obj_path} is not an object the reference documents")
             old = [f for f in ids if not _newer(features.feature(f).since, installed)]
             if old:
-                raise fail(entry, f"installed torch_tensorrt {installed} has no {key.replace(':', ' parameter ')}, "
-                                  f"yet feature {old[0]!r} is in {features.feature(old[0]).since}")
+                raise fail(
+                    entry,
+                    f"installed torch_tensorrt {installed} has no {key.replace(':', ' parameter ')}, "
+                    f"yet feature {old[0]!r} is in {features.feature(old[0]).since}",
+                )
             absent.add(key)
         feature_map[key] = tuple(ids)
 
@@ -139,8 +159,15 @@ def load_data(data_path: Path, errata_path: Path, api: ApiModel,
         raise fail("upstream_refs", "must map labels to docnames")
 
     errata = _errata(errata_path, objects, options)
-    return ApiData(data_path, errata_path, MappingProxyType(options), MappingProxyType(feature_map),
-                   frozenset(absent), MappingProxyType(dict(upstream)), errata)
+    return ApiData(
+        data_path,
+        errata_path,
+        MappingProxyType(options),
+        MappingProxyType(feature_map),
+        frozenset(absent),
+        MappingProxyType(dict(upstream)),
+        errata,
+    )
 
 
 def _newer(since: str, installed: str | None) -> bool:
@@ -157,14 +184,18 @@ def param_names(obj: griffe.Object) -> set[str]:
     return {p.name for p in params(obj)}
 
 
-def _errata(path: Path, objects: Mapping[str, griffe.Object], options: Mapping[str, Options]) -> tuple[Erratum, ...]:
+def _errata(
+    path: Path, objects: Mapping[str, griffe.Object], options: Mapping[str, Options]
+) -> tuple[Erratum, ...]:
     raw = _toml(path)
     if set(raw) - {"errata"} or not isinstance(raw.get("errata", []), list):
         raise ApiDataError(f"{path}: top level: only an array [[errata]] is allowed")
     out: list[Erratum] = []
     seen: set[str] = set()
     for i, item in enumerate(raw.get("errata", [])):
-        entry = f"errata[{i}]" + (f" {item['id']!r}" if isinstance(item, dict) and "id" in item else "")
+        entry = f"errata[{i}]" + (
+            f" {item['id']!r}" if isinstance(item, dict) and "id" in item else ""
+        )
         fail = lambda problem: ApiDataError(f"{path}: {entry}: {problem}")  # noqa: E731, B023
         if not isinstance(item, dict):
             raise fail("must be a table")
@@ -174,8 +205,14 @@ def _errata(path: Path, objects: Mapping[str, griffe.Object], options: Mapping[s
             raise fail(f"missing key {missing[0]!r}")
         if not all(isinstance(item[k], str) and item[k].strip() for k in item):
             raise fail("every value must be a non-empty string")
-        erratum = Erratum(item["id"], item["object"], item.get("param", ""), item["quote"], item["note"],
-                          item["evidence"])
+        erratum = Erratum(
+            item["id"],
+            item["object"],
+            item.get("param", ""),
+            item["quote"],
+            item["note"],
+            item["evidence"],
+        )
         if not _ID.match(erratum.id) or erratum.id in seen:
             raise fail("the id must be unique, lower-case letters, digits and '-'")
         seen.add(erratum.id)
@@ -183,13 +220,16 @@ def _errata(path: Path, objects: Mapping[str, griffe.Object], options: Mapping[s
         if obj is None:
             raise fail(f"{erratum.object} is not an object the reference documents")
         if erratum.param and erratum.param not in param_names(obj) | set(
-                options.get(erratum.object, Options("", "", {}, {})).defaults):
+            options.get(erratum.object, Options("", "", {}, {})).defaults
+        ):
             raise fail(f"{erratum.object} has no parameter or option {erratum.param!r}")
         docstring = obj.docstring.value if obj.docstring else ""
         if _words(erratum.quote) not in _words(docstring):
-            raise fail(f"the installed docstring of {erratum.object} ({where(obj)}) no longer says "
-                       f"{erratum.quote!r}: check whether the note still applies, then update or remove "
-                       f"the erratum")
+            raise fail(
+                f"the installed docstring of {erratum.object} ({where(obj)}) no longer says "
+                f"{erratum.quote!r}: check whether the note still applies, then update or remove "
+                f"the erratum"
+            )
         out.append(erratum)
     return tuple(out)
 

@@ -86,8 +86,16 @@ class ExternalIndex:
         package's ``__init__`` ones for a package."""
         rel = Path(*module.split("."))
         for root in self.search_paths:
-            found = [f for f in (root / rel / "__init__.py", root / rel / "__init__.pyi",
-                                 root / rel.with_suffix(".py"), root / rel.with_suffix(".pyi")) if f.is_file()]
+            found = [
+                f
+                for f in (
+                    root / rel / "__init__.py",
+                    root / rel / "__init__.pyi",
+                    root / rel.with_suffix(".py"),
+                    root / rel.with_suffix(".pyi"),
+                )
+                if f.is_file()
+            ]
             if found:
                 return found
         return []
@@ -100,11 +108,17 @@ class ExternalIndex:
             for part in module.split(".")[:-1]:
                 parent = griffe.Module(part, parent=parent)  # so that relative imports resolve
             logging.getLogger("griffe").setLevel(logging.CRITICAL)
-            self._modules[module] = [griffe.visit(module.rsplit(".", 1)[-1], f, f.read_text(encoding="utf-8-sig"),
-                                                  parent=parent) for f in files]
+            self._modules[module] = [
+                griffe.visit(
+                    module.rsplit(".", 1)[-1], f, f.read_text(encoding="utf-8-sig"), parent=parent
+                )
+                for f in files
+            ]
         return self._modules[module]
 
-    def _member(self, objects: list[griffe.Object], name: str, owner: str, depth: int) -> griffe.Object:
+    def _member(
+        self, objects: list[griffe.Object], name: str, owner: str, depth: int
+    ) -> griffe.Object:
         """Member ``name`` of ``objects`` (one object, seen in a ``.py`` and a ``.pyi``)."""
         for obj in objects:
             if name in obj.members:
@@ -131,5 +145,9 @@ class ExternalIndex:
         raise Unknown(f"{owner}.{name}")  # a member of a function's or an attribute's value
 
     def _inherited(self, cls: griffe.Object, name: str, depth: int) -> griffe.Object:
-        return from_bases(cls, name, self.installed,
-                          lambda path: self._member([self.lookup(path, depth + 1)], name, path, depth + 1))
+        return from_bases(
+            cls,
+            name,
+            self.installed,
+            lambda path: self._member([self.lookup(path, depth + 1)], name, path, depth + 1),
+        )

@@ -58,7 +58,9 @@ def _split(para: nodes.paragraph) -> list[nodes.Node]:
             run.append(child)
             continue
         if isinstance(child, nodes.paragraph) and run and not out:
-            run += child.children  # the field's name and type, then the description's first paragraph
+            run += (
+                child.children
+            )  # the field's name and type, then the description's first paragraph
             continue
         out += _paragraph(para, run)
         run = []

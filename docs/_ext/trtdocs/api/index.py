@@ -34,8 +34,13 @@ class Missing(Exception):
     """The installed package lacks the name."""
 
 
-def from_bases(cls: griffe.Object, name: str, known: Callable[[str], bool],
-               member: Callable[[str], griffe.Object], unknown: bool = False) -> griffe.Object:
+def from_bases(
+    cls: griffe.Object,
+    name: str,
+    known: Callable[[str], bool],
+    member: Callable[[str], griffe.Object],
+    unknown: bool = False,
+) -> griffe.Object:
     """``name`` from the first base class of ``cls`` that has it, each base asked
     through ``member(base_path)``. A base whose package ``known`` rejects, or one
     that cannot be checked, makes a miss :class:`Unknown`, not :class:`Missing`."""
@@ -85,16 +90,18 @@ class ApiIndex:
                 try:
                     obj = self._inherited(obj, part)
                 except Missing:
-                    raise Missing(".".join([root, *parts[:i + 1]])) from None
+                    raise Missing(".".join([root, *parts[: i + 1]])) from None
             elif obj.is_module and (sub := self._load_namespace_child(obj, part)) is not None:
                 obj = sub  # a folder without __init__.py, which griffe does not walk into
             elif not (obj.is_module or obj.is_class):
-                value = self._value_class(obj)  # an attribute's or a property's value: its class, if known
+                value = self._value_class(
+                    obj
+                )  # an attribute's or a property's value: its class, if known
                 if value is None:
                     raise Unknown(path)
                 obj = self.lookup(f"{value}.{part}")
             else:
-                raise Missing(".".join([root, *parts[:i + 1]]))
+                raise Missing(".".join([root, *parts[: i + 1]]))
         return target(obj)
 
     def _value_class(self, obj: griffe.Object) -> str | None:
@@ -147,8 +154,12 @@ class ApiIndex:
         if not obj.is_function:
             return None
         params = obj.parameters
-        names = frozenset(p.name for p in params if p.kind in (
-            griffe.ParameterKind.positional_or_keyword, griffe.ParameterKind.keyword_only))
+        names = frozenset(
+            p.name
+            for p in params
+            if p.kind
+            in (griffe.ParameterKind.positional_or_keyword, griffe.ParameterKind.keyword_only)
+        )
         if any(p.kind is griffe.ParameterKind.var_keyword for p in params):
             if obj.path not in KWARGS_FROM_SOURCE:
                 return None
@@ -161,7 +172,9 @@ class ApiIndex:
             return None
         ret = obj.returns
         if isinstance(ret, griffe.ExprSubscript) and getattr(ret.left, "canonical_path", "") in (
-                "typing.Optional", "Optional"):
+            "typing.Optional",
+            "Optional",
+        ):
             ret = ret.slice  # Optional[X] -> X
         elif isinstance(ret, griffe.ExprBinOp) and str(ret.right) == "None":
             ret = ret.left  # X | None -> X

@@ -85,11 +85,15 @@ def load_links(path: Path, external: ExternalIndex, *, verified: Path | None = N
     except tomllib.TOMLDecodeError as exc:
         raise LinksError(f"{path}: not valid TOML: {exc}") from None
     if unknown := sorted(set(raw) - {"upstream", "unlinked"}):
-        raise LinksError(f"{path}: top level: unknown key {unknown[0]!r}; allowed: upstream, unlinked")
+        raise LinksError(
+            f"{path}: top level: unknown key {unknown[0]!r}; allowed: upstream, unlinked"
+        )
     marker = verified / _verified_key(path, raw, external) if verified is not None else None
     look_up = marker is None or not marker.is_file()
-    upstream = {package: _upstream(path, package, table, external, look_up)
-                for package, table in raw.get("upstream", {}).items()}
+    upstream = {
+        package: _upstream(path, package, table, external, look_up)
+        for package, table in raw.get("upstream", {}).items()
+    }
     unlinked = raw.get("unlinked", {})
     for name, reason in unlinked.items():
         if not isinstance(reason, str) or not reason.strip():
@@ -99,7 +103,9 @@ def load_links(path: Path, external: ExternalIndex, *, verified: Path | None = N
     if marker is not None and look_up:
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.touch()
-        for old in sorted(marker.parent.iterdir(), key=lambda f: f.stat().st_mtime, reverse=True)[KEEP_VERIFIED:]:
+        for old in sorted(marker.parent.iterdir(), key=lambda f: f.stat().st_mtime, reverse=True)[
+            KEEP_VERIFIED:
+        ]:
             old.unlink(missing_ok=True)
     return Links(path, MappingProxyType(upstream), MappingProxyType(dict(unlinked)))
 
@@ -117,26 +123,34 @@ def _verified_key(path: Path, raw: Mapping[str, object], external: ExternalIndex
     return h.hexdigest()
 
 
-def _upstream(path: Path, package: str, table: object, external: ExternalIndex, look_up: bool = True) -> Upstream:
+def _upstream(
+    path: Path, package: str, table: object, external: ExternalIndex, look_up: bool = True
+) -> Upstream:
     entry = f"upstream.{package}"
     if not isinstance(table, dict) or set(table) != _PACKAGE_KEYS:
         raise LinksError(f"{path}: {entry}: needs exactly the keys {sorted(_PACKAGE_KEYS)}")
     release, docs, names = table["release"], table["docs"], table["names"]
     if not isinstance(release, str) or not _SERIES.match(release):
-        raise LinksError(f"{path}: {entry}.release: {release!r} is not a release series (major.minor)")
+        raise LinksError(
+            f"{path}: {entry}.release: {release!r} is not a release series (major.minor)"
+        )
     if not isinstance(docs, str) or not docs.startswith("https://") or not docs.endswith("/"):
         raise LinksError(f"{path}: {entry}.docs: must be an https URL ending in /")
     if not external.installed(package):
-        raise LinksError(f"{path}: {entry}: {package} is not installed where the build reads packages")
+        raise LinksError(
+            f"{path}: {entry}: {package} is not installed where the build reads packages"
+        )
     installed = external.version(package)
     try:
         series = f"{Version(installed).major}.{Version(installed).minor}" if installed else None
     except InvalidVersion:
         series = None
     if series != release:
-        raise LinksError(f"{path}: {entry}.release: the links are for {package} {release}, the installed "
-                         f"{package} is {installed}: check each name against that release's documentation, "
-                         f"then set release and docs")
+        raise LinksError(
+            f"{path}: {entry}.release: the links are for {package} {release}, the installed "
+            f"{package} is {installed}: check each name against that release's documentation, "
+            f"then set release and docs"
+        )
     if not isinstance(names, dict) or not names:
         raise LinksError(f"{path}: {entry}.names: must map names to pages")
     for name, page in names.items():
@@ -152,6 +166,8 @@ def _upstream(path: Path, package: str, table: object, external: ExternalIndex, 
         except Missing:
             raise LinksError(f"{where}: installed {package} {installed} has no such name") from None
         except Unknown:
-            raise LinksError(f"{where}: the installed sources do not show what it is; link a name they "
-                             f"define, or list it under [unlinked] with the reason") from None
+            raise LinksError(
+                f"{where}: the installed sources do not show what it is; link a name they "
+                f"define, or list it under [unlinked] with the reason"
+            ) from None
     return Upstream(package, release, docs, str(table["inventory"]), MappingProxyType(dict(names)))

@@ -35,29 +35,37 @@ from . import cache
 # guide's own packages whole; of torch_tensorrt and executorch, what the guide's
 # code calls (the names check, :mod:`.names`, fails on a name it calls that is
 # neither here, nor linked upstream, nor excused in docs/data/api-links.toml).
-COVERED: Mapping[str, tuple[str, ...] | None] = MappingProxyType({
-    "torch_tensorrt": ("compile", "Input", "save", "load"),
-    "torch_tensorrt.dynamo": ("compile", "export"),
-    "torch_tensorrt.executorch": None,
-    "torch_tensorrt.executorch.serialization": ("deserialize_engine",),
-    "torch_tensorrt_executorch_runtime": None,
-    "torch_tensorrt_executorch_runtime.runtime": None,
-    "executorch.exir": ("to_edge_transform_and_lower", "EdgeProgramManager", "ExecutorchProgramManager",
-                        "ExecutorchBackendConfig"),
-    "executorch.exir.passes": ("MemoryPlanningPass",),
-    "executorch.exir.passes.init_mutable_pass": ("InitializedMutableBufferPass",),
-    "executorch.exir.passes.propagate_device_config": ("PropagateDeviceConfig",),
-    "executorch.exir.passes.propagate_device_pass": ("TARGET_DEVICE_COMPILE_SPEC_KEY",),
-    "executorch.exir.schema": ("DeviceType",),
-    "executorch.exir.backend.partitioner": ("Partitioner", "DelegationSpec", "PartitionResult"),
-    "executorch.exir.backend.backend_details": ("BackendDetails", "PreprocessResult"),
-    "executorch.exir.backend.compile_spec_schema": ("CompileSpec",),
-    "executorch.backends.xnnpack.partition.xnnpack_partitioner": ("XnnpackPartitioner",),
-    "executorch.backends.cuda.cuda_partitioner": ("CudaPartitioner",),
-    "executorch.backends.cuda.cuda_backend": ("CudaBackend",),
-    "executorch.backends.aoti.aoti_backend": ("AotiBackend",),  # CudaBackend's methods are defined here
-    "executorch.runtime": ("Runtime", "Program", "Method", "BackendRegistry"),
-})
+COVERED: Mapping[str, tuple[str, ...] | None] = MappingProxyType(
+    {
+        "torch_tensorrt": ("compile", "Input", "save", "load"),
+        "torch_tensorrt.dynamo": ("compile", "export"),
+        "torch_tensorrt.executorch": None,
+        "torch_tensorrt.executorch.serialization": ("deserialize_engine",),
+        "torch_tensorrt_executorch_runtime": None,
+        "torch_tensorrt_executorch_runtime.runtime": None,
+        "executorch.exir": (
+            "to_edge_transform_and_lower",
+            "EdgeProgramManager",
+            "ExecutorchProgramManager",
+            "ExecutorchBackendConfig",
+        ),
+        "executorch.exir.passes": ("MemoryPlanningPass",),
+        "executorch.exir.passes.init_mutable_pass": ("InitializedMutableBufferPass",),
+        "executorch.exir.passes.propagate_device_config": ("PropagateDeviceConfig",),
+        "executorch.exir.passes.propagate_device_pass": ("TARGET_DEVICE_COMPILE_SPEC_KEY",),
+        "executorch.exir.schema": ("DeviceType",),
+        "executorch.exir.backend.partitioner": ("Partitioner", "DelegationSpec", "PartitionResult"),
+        "executorch.exir.backend.backend_details": ("BackendDetails", "PreprocessResult"),
+        "executorch.exir.backend.compile_spec_schema": ("CompileSpec",),
+        "executorch.backends.xnnpack.partition.xnnpack_partitioner": ("XnnpackPartitioner",),
+        "executorch.backends.cuda.cuda_partitioner": ("CudaPartitioner",),
+        "executorch.backends.cuda.cuda_backend": ("CudaBackend",),
+        "executorch.backends.aoti.aoti_backend": (
+            "AotiBackend",
+        ),  # CudaBackend's methods are defined here
+        "executorch.runtime": ("Runtime", "Program", "Method", "BackendRegistry"),
+    }
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -71,14 +79,20 @@ class Upstream:
 
 # Both wheels are built from pytorch/TensorRT's release tag, named for the
 # torch-tensorrt version (the runtime wheel has its own version number).
-UPSTREAM: Mapping[str, Upstream] = MappingProxyType({
-    "torch_tensorrt": Upstream("https://github.com/pytorch/TensorRT", "py/torch_tensorrt", TORCH_TENSORRT),
-    "torch_tensorrt_executorch_runtime": Upstream(
-        "https://github.com/pytorch/TensorRT",
-        "py/torch-tensorrt-executorch-runtime/torch_tensorrt_executorch_runtime", TORCH_TENSORRT),
-    # the executorch wheel maps the repository's top folders (exir/, backends/, runtime/) into the package
-    "executorch": Upstream("https://github.com/pytorch/executorch", "", EXECUTORCH),
-})
+UPSTREAM: Mapping[str, Upstream] = MappingProxyType(
+    {
+        "torch_tensorrt": Upstream(
+            "https://github.com/pytorch/TensorRT", "py/torch_tensorrt", TORCH_TENSORRT
+        ),
+        "torch_tensorrt_executorch_runtime": Upstream(
+            "https://github.com/pytorch/TensorRT",
+            "py/torch-tensorrt-executorch-runtime/torch_tensorrt_executorch_runtime",
+            TORCH_TENSORRT,
+        ),
+        # the executorch wheel maps the repository's top folders (exir/, backends/, runtime/) into the package
+        "executorch": Upstream("https://github.com/pytorch/executorch", "", EXECUTORCH),
+    }
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -104,7 +118,11 @@ def default_search_paths() -> tuple[str, ...]:
 
 def resolve_paths(search_paths: Iterable[str | Path] | None = None) -> tuple[str, ...]:
     """``search_paths`` as absolute folders; none given: this interpreter's site-packages."""
-    return tuple(str(Path(p).resolve()) for p in search_paths) if search_paths else default_search_paths()
+    return (
+        tuple(str(Path(p).resolve()) for p in search_paths)
+        if search_paths
+        else default_search_paths()
+    )
 
 
 def key(search_paths: Iterable[str | Path] | None = None) -> str:
@@ -126,8 +144,10 @@ def load(search_paths: Iterable[str | Path] | None = None) -> ApiModel:
 
 @functools.cache
 def _load(paths: tuple[str, ...]) -> ApiModel:
-    modules = {name: cache.cached(cache.key(name, paths), lambda name=name: _griffe_load(name, paths))
-               for name in API_PACKAGES}
+    modules = {
+        name: cache.cached(cache.key(name, paths), lambda name=name: _griffe_load(name, paths))
+        for name in API_PACKAGES
+    }
     # The model lives as long as the process (this function's cache holds it). Its
     # objects (about 600,000, in cycles: griffe's parent links) go to the collector's
     # permanent generation, so no later collection walks them, nor the one at
@@ -145,7 +165,9 @@ def _load(paths: tuple[str, ...]) -> ApiModel:
 
 def _griffe_load(name: str, paths: tuple[str, ...]) -> griffe.Module:
     logging.getLogger("griffe").setLevel(logging.CRITICAL)  # unresolved externals are expected
-    return griffe.load(name, search_paths=list(paths), allow_inspection=False, try_relative_path=False)
+    return griffe.load(
+        name, search_paths=list(paths), allow_inspection=False, try_relative_path=False
+    )
 
 
 def popped_options(func: griffe.Function) -> Mapping[str, str]:
@@ -153,14 +175,27 @@ def popped_options(func: griffe.Function) -> Mapping[str, str]:
     default's source text ("None" when the call has none), in source order."""
     source = Path(func.filepath).read_text(encoding="utf-8")
     tree = ast.parse(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
-                and n.name == func.name and n.lineno == func.lineno)
+    node = next(
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef) and n.name == func.name and n.lineno == func.lineno
+    )
     kw = node.args.kwarg.arg if node.args.kwarg else "kwargs"
-    calls = sorted((c for c in ast.walk(node)
-                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "pop"
-                    and isinstance(c.func.value, ast.Name) and c.func.value.id == kw
-                    and c.args and isinstance(c.args[0], ast.Constant) and isinstance(c.args[0].value, str)),
-                   key=lambda c: (c.lineno, c.col_offset))
+    calls = sorted(
+        (
+            c
+            for c in ast.walk(node)
+            if isinstance(c, ast.Call)
+            and isinstance(c.func, ast.Attribute)
+            and c.func.attr == "pop"
+            and isinstance(c.func.value, ast.Name)
+            and c.func.value.id == kw
+            and c.args
+            and isinstance(c.args[0], ast.Constant)
+            and isinstance(c.args[0].value, str)
+        ),
+        key=lambda c: (c.lineno, c.col_offset),
+    )
     out: dict[str, str] = {}
     for call in calls:
         default = ast.get_source_segment(source, call.args[1]) if len(call.args) > 1 else "None"

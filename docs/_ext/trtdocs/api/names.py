@@ -40,7 +40,9 @@ class _Roots:
         self.index = index
 
     def __contains__(self, root: object) -> bool:
-        return isinstance(root, str) and (root in API_PACKAGES or self.index.external.installed(root))
+        return isinstance(root, str) and (
+            root in API_PACKAGES or self.index.external.installed(root)
+        )
 
 
 class _Versions:
@@ -74,7 +76,9 @@ class CellIndex:
         return self.api.lookup(path) if self._own(path) else self.external.lookup(path)
 
     def accepted_keywords(self, obj: griffe.Object) -> frozenset[str] | None:
-        return self.api.accepted_keywords(obj) if self._own(obj.path) else None  # others: not checked here
+        return (
+            self.api.accepted_keywords(obj) if self._own(obj.path) else None
+        )  # others: not checked here
 
     def return_path(self, obj: griffe.Object) -> str | None:
         return self.api.return_path(obj) if self._own(obj.path) else self.external.return_path(obj)
@@ -85,7 +89,9 @@ class Target:
     """Where a name links: its entry here, a page upstream, or nowhere with a reason."""
 
     kind: str  # ENTRY, UPSTREAM or UNLINKED
-    name: str  # the reference's name (ENTRY), the mapped name (UPSTREAM), the name as used (UNLINKED)
+    name: (
+        str  # the reference's name (ENTRY), the mapped name (UPSTREAM), the name as used (UNLINKED)
+    )
     url: str = ""  # UPSTREAM: the page
     reason: str = ""  # UNLINKED: why
 
@@ -94,9 +100,13 @@ class Target:
 class CellPage:
     """A notebook page's code as the names check reads it, kept from its reading."""
 
-    sources: tuple[str, ...]  # every code cell, in notebook order (hidden ones too: they bind names)
+    sources: tuple[
+        str, ...
+    ]  # every code cell, in notebook order (hidden ones too: they bind names)
     shown: tuple[int | None, ...]  # for each cell, the index of its block on the page; None: hidden
-    places: tuple[tuple[str, str, int | None], ...]  # for each block: section id, section title, line
+    places: tuple[
+        tuple[str, str, int | None], ...
+    ]  # for each block: section id, section title, line
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -120,15 +130,19 @@ class Finding:
     name: str  # the dotted name it resolves to
 
     def message(self) -> str:
-        return (f"code cell {self.cell + 1}, line {self.line}: `{self.name}` links nowhere: document it "
-                f"(trtdocs.api.model.COVERED), map it to its project's documentation ([upstream] of "
-                f"docs/data/api-links.toml), or list it under [unlinked] there with the reason")
+        return (
+            f"code cell {self.cell + 1}, line {self.line}: `{self.name}` links nowhere: document it "
+            f"(trtdocs.api.model.COVERED), map it to its project's documentation ([upstream] of "
+            f"docs/data/api-links.toml), or list it under [unlinked] there with the reason"
+        )
 
 
 class Resolver:
     """Targets of names, for one build's reference and links file."""
 
-    def __init__(self, index: CellIndex, documented_name: Callable[[str], str | None], links: Links) -> None:
+    def __init__(
+        self, index: CellIndex, documented_name: Callable[[str], str | None], links: Links
+    ) -> None:
         self.index, self.documented_name, self.links = index, documented_name, links
 
     @cached_property
@@ -189,7 +203,7 @@ def _continued(lines: list[str], use: Use) -> bool:
     """Whether the written name goes on past the use (``torch.nn`` of a missing
     ``torch.nn.NoSuchLayer``): the use is then only the part that resolved."""
     line = lines[use.line - 1] if use.line <= len(lines) else ""
-    return re.match(r"\s*\.\s*[A-Za-z_]", line[use.end:]) is not None
+    return re.match(r"\s*\.\s*[A-Za-z_]", line[use.end :]) is not None
 
 
 def targets(sources: list[str], resolver: Resolver) -> list[list[tuple[Use, Target | None]]]:
@@ -198,12 +212,21 @@ def targets(sources: list[str], resolver: Resolver) -> list[list[tuple[Use, Targ
     out = []
     for source, uses in zip(sources, cell_uses(sources, resolver.index)):
         lines = re.split(r"\r\n|\r|\n", source)
-        out.append([(use, resolver.target(use.path)) for use in whole(uses)
-                    if resolver.checked(use.path) and not _continued(lines, use)])
+        out.append(
+            [
+                (use, resolver.target(use.path))
+                for use in whole(uses)
+                if resolver.checked(use.path) and not _continued(lines, use)
+            ]
+        )
     return out
 
 
 def check(sources: list[str], resolver: Resolver) -> list[Finding]:
     """The names of ``sources`` that link nowhere and have no recorded reason."""
-    return [Finding(i, use.line, use.path) for i, cell in enumerate(targets(sources, resolver))
-            for use, target in cell if target is None]
+    return [
+        Finding(i, use.line, use.path)
+        for i, cell in enumerate(targets(sources, resolver))
+        for use, target in cell
+        if target is None
+    ]

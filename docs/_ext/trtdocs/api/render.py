@@ -49,8 +49,9 @@ class _CodeInliner(Inliner):
         return roles.code_role(role, rawsource, text, lineno, self)
 
 
-def parse(text: str, document: nodes.document, problems: list[nodes.system_message] | None = None
-          ) -> list[nodes.Node]:
+def parse(
+    text: str, document: nodes.document, problems: list[nodes.system_message] | None = None
+) -> list[nodes.Node]:
     """Nodes of the reStructuredText ``text``, parsed for ``document`` (a MyST or a
     reST page) the way MyST's eval-rst does. With ``problems``, a trial parse:
     what docutils reports goes there and nothing is printed."""
@@ -58,9 +59,12 @@ def parse(text: str, document: nodes.document, problems: list[nodes.system_messa
     if problems is None:
         sub.reporter = document.reporter
     else:
-        sub.reporter = Reporter(document["source"], Reporter.SEVERE_LEVEL + 1, Reporter.SEVERE_LEVEL + 1,
-                                stream=False)
-        sub.reporter.attach_observer(lambda msg: problems.append(msg) if msg["level"] >= 2 else None)
+        sub.reporter = Reporter(
+            document["source"], Reporter.SEVERE_LEVEL + 1, Reporter.SEVERE_LEVEL + 1, stream=False
+        )
+        sub.reporter.attach_observer(
+            lambda msg: problems.append(msg) if msg["level"] >= 2 else None
+        )
     RSTParser(inliner=_CodeInliner()).parse(text, sub)
     return list(sub.children)
 
@@ -76,7 +80,9 @@ def _indent(text: str, prefix: str) -> list[str]:
 
 def _field(name: str, body: str, prefix: str) -> list[str]:
     body = body.strip()
-    if "\n\n" in body:  # blocks: the body starts on its own line, so that its indentation is the field's
+    if (
+        "\n\n" in body
+    ):  # blocks: the body starts on its own line, so that its indentation is the field's
         return [f"{prefix}:{name}:", *_indent(body, prefix + "   "), ""]
     lines = body.splitlines() or [""]
     out = [f"{prefix}:{name}: {lines[0]}".rstrip()]
@@ -125,19 +131,25 @@ def signature(obj: griffe.Object, name: str, api: ApiModel) -> str:
         if kind is griffe.ParameterKind.keyword_only and not star:
             parts.append("*")
             star = True
-        text = {griffe.ParameterKind.var_positional: "*", griffe.ParameterKind.var_keyword: "**"}.get(kind, "")
+        text = {
+            griffe.ParameterKind.var_positional: "*",
+            griffe.ParameterKind.var_keyword: "**",
+        }.get(kind, "")
         text += p.name
         if kind is griffe.ParameterKind.var_positional:
             star = True
         if p.annotation is not None:
             text += f": {_annotation(p.annotation)}"
-        if p.default is not None and kind not in (griffe.ParameterKind.var_positional,
-                                                  griffe.ParameterKind.var_keyword):
+        if p.default is not None and kind not in (
+            griffe.ParameterKind.var_positional,
+            griffe.ParameterKind.var_keyword,
+        ):
             default = default_text(api, p)
             text += f" = {default}" if p.annotation is not None else f"={default}"
         parts.append(text)
         if kind is griffe.ParameterKind.positional_only and (
-                i + 1 == len(plist) or plist[i + 1].kind is not griffe.ParameterKind.positional_only):
+            i + 1 == len(plist) or plist[i + 1].kind is not griffe.ParameterKind.positional_only
+        ):
             parts.append("/")
     out = f"{name}({', '.join(parts)})"
     if obj.is_function and obj.returns is not None:
@@ -159,13 +171,22 @@ class Renderer:
             lines += [*module.docstring.value.splitlines(), ""]
         for name in names if names is not None else module.exports or ():
             lines += self.entry(f"{path}.{name}", target(module.members[name]), "")
-        later = [k for k in self.data.features if k in self.data.absent and ":" not in k
-                 and k.rsplit(".", 1)[0] == path]
+        later = [
+            k
+            for k in self.data.features
+            if k in self.data.absent and ":" not in k and k.rsplit(".", 1)[0] == path
+        ]
         if later:
-            lines += [".. rubric:: Not in the installed release", "",
-                      f"The installed release of ``{path}`` has none of these names.", ""]
-            lines += [f"* ``{k}`` " + " ".join(f":api-feature:`{f}`" for f in self.data.features[k])
-                      for k in later]
+            lines += [
+                ".. rubric:: Not in the installed release",
+                "",
+                f"The installed release of ``{path}`` has none of these names.",
+                "",
+            ]
+            lines += [
+                f"* ``{k}`` " + " ".join(f":api-feature:`{f}`" for f in self.data.features[k])
+                for k in later
+            ]
             lines.append("")
         return lines
 
@@ -175,7 +196,9 @@ class Renderer:
         if obj.is_class:
             exception = any(str(b).endswith(("Error", "Exception")) for b in obj.bases)
             kind = "exception" if exception else "class"
-            head = [f"{prefix}.. py:{kind}:: {signature(obj, name, self.model) if params(obj) else name}"]
+            head = [
+                f"{prefix}.. py:{kind}:: {signature(obj, name, self.model) if params(obj) else name}"
+            ]
         elif obj.is_function:
             method = prefix != ""
             kind = "method" if method else "function"
@@ -191,7 +214,9 @@ class Renderer:
             if obj.value is not None:
                 head.append(f"{body}:value: {obj.value}")
         else:
-            raise ExtensionError(f"{path}: griffe kind {obj.kind.value!r} has no rendering in the API reference")
+            raise ExtensionError(
+                f"{path}: griffe kind {obj.kind.value!r} has no rendering in the API reference"
+            )
         lines = [*head, ""]
         if obj.is_class and obj.bases:
             lines += [f"{body}Bases: " + ", ".join(f"``{b}``" for b in obj.bases), ""]
@@ -208,8 +233,12 @@ class Renderer:
         dist = PACKAGES[path.split(".")[0]]
         version = self.model.versions.get(path.split(".")[0], "?")
         source = f"`Source <{url}>`__" if url else "Source"
-        lines += [f"{body}.. container:: trtdocs-api-source", "",
-                  f"{body}   {source}: {where}, in {dist} {version}", ""]
+        lines += [
+            f"{body}.. container:: trtdocs-api-source",
+            "",
+            f"{body}   {source}: {where}, in {dist} {version}",
+            "",
+        ]
         if obj.is_class:
             for member, value in class_members(obj):
                 lines += self.entry(f"{path}.{member}", value, body)
@@ -247,18 +276,31 @@ class Renderer:
             elif kind == "attributes":
                 lines += [f"{body}.. rubric:: Attributes", ""]
                 for a in section.value:
-                    head = f"``{a.name}``" + (f" (``{_annotation(a.annotation)}``)" if a.annotation is not None else "")
-                    lines += [f"{body}{head}", *_indent(a.description.strip() or "\\", body + "   "), ""]
+                    head = f"``{a.name}``" + (
+                        f" (``{_annotation(a.annotation)}``)" if a.annotation is not None else ""
+                    )
+                    lines += [
+                        f"{body}{head}",
+                        *_indent(a.description.strip() or "\\", body + "   "),
+                        "",
+                    ]
             elif kind == "admonition":
-                lines += [f"{body}.. admonition:: {section.title or section.value.annotation}", "",
-                          *_indent(section.value.description, body + "   ")]
+                lines += [
+                    f"{body}.. admonition:: {section.title or section.value.annotation}",
+                    "",
+                    *_indent(section.value.description, body + "   "),
+                ]
             else:
-                raise ExtensionError(f"{path}: docstring section {kind!r} ({where(obj)}) has no rendering "
-                                     f"in the API reference")
+                raise ExtensionError(
+                    f"{path}: docstring section {kind!r} ({where(obj)}) has no rendering "
+                    f"in the API reference"
+                )
             lines.append("")
         # parameters the data files annotate that the docstring leaves out
         for p in params(obj):
-            if p.name not in documented and (self.data.features_of(path, p.name) or self._errata_of(path, p.name)):
+            if p.name not in documented and (
+                self.data.features_of(path, p.name) or self._errata_of(path, p.name)
+            ):
                 lines += [*self.param(path, "param", p.name, "", p.annotation, body), ""]
         return lines
 
@@ -267,9 +309,15 @@ class Renderer:
         written, and says so."""
         if self.valid(text):
             return [*_indent(text, body), ""]
-        return [f"{body}The installed docstring continues with text that is not valid "
-                "reStructuredText, shown as written:", "",
-                f"{body}.. code-block:: text", "", *_indent(text, body + "   "), ""]
+        return [
+            f"{body}The installed docstring continues with text that is not valid "
+            "reStructuredText, shown as written:",
+            "",
+            f"{body}.. code-block:: text",
+            "",
+            *_indent(text, body + "   "),
+            "",
+        ]
 
     def prose(self, text: str) -> str:
         """A field's description as reStructuredText: as written when it is valid
@@ -279,8 +327,9 @@ class Renderer:
             return text
         return "Shown as the installed docstring writes it::\n\n" + "\n".join(_indent(text, "   "))
 
-    def param(self, path: str, field: str, name: str, description: str, annotation: object,
-              body: str) -> list[str]:
+    def param(
+        self, path: str, field: str, name: str, description: str, annotation: object, body: str
+    ) -> list[str]:
         text = self.prose(description)
         notes = " ".join(f":api-feature:`{f}`" for f in self.data.features_of(path, name))
         if notes:
@@ -299,8 +348,12 @@ class Renderer:
         options = self.data.options.get(path)
         if options is None:
             return []
-        lines = [f"{body}.. rubric:: Options for ``{options.applies}``", "",
-                 f"{body}Passed as keyword arguments; the function reads them from ``**kwargs``.", ""]
+        lines = [
+            f"{body}.. rubric:: Options for ``{options.applies}``",
+            "",
+            f"{body}Passed as keyword arguments; the function reads them from ``**kwargs``.",
+            "",
+        ]
         for name, default in options.defaults.items():
             lines += [f"{body}``{name}`` (default ``{default}``)"]
             text = _code(options.text[name])
@@ -315,14 +368,24 @@ class Renderer:
         names = self.data.later_params(path)
         if not names:
             return []
-        lines = [f"{body}.. rubric:: Not in the installed release", "",
-                 f"{body}The installed release has none of these keyword arguments.", ""]
+        lines = [
+            f"{body}.. rubric:: Not in the installed release",
+            "",
+            f"{body}The installed release has none of these keyword arguments.",
+            "",
+        ]
         for name in names:
             notes = " ".join(f":api-feature:`{f}`" for f in self.data.features_of(path, name))
             lines += [f"{body}* ``{name}`` {notes}"]
         return [*lines, ""]
 
     def erratum(self, erratum: Erratum, prefix: str) -> list[str]:
-        return [f"{prefix}.. admonition:: Erratum of the installed docstring", f"{prefix}   :class: caution",
-                "", *_indent(f"The docstring says: “{erratum.quote}”", prefix + "   "), "",
-                *_indent(_code(erratum.note), prefix + "   "), ""]
+        return [
+            f"{prefix}.. admonition:: Erratum of the installed docstring",
+            f"{prefix}   :class: caution",
+            "",
+            *_indent(f"The docstring says: “{erratum.quote}”", prefix + "   "),
+            "",
+            *_indent(_code(erratum.note), prefix + "   "),
+            "",
+        ]

@@ -32,7 +32,11 @@ class SignatureLines(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         for sig in self.document.findall(addnodes.desc_signature):
-            lists = [c for c in sig.children if isinstance(c, _LISTS) and c.get("multi_line_parameter_list")]
+            lists = [
+                c
+                for c in sig.children
+                if isinstance(c, _LISTS) and c.get("multi_line_parameter_list")
+            ]
             for params in lists:
                 params["multi_line_parameter_list"] = False
             if lists and LINES_CLASS not in sig["classes"]:

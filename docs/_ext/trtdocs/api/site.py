@@ -26,14 +26,22 @@ from .links import Links, LinksError, load_links
 from .names import CellIndex, Resolver
 
 
-LINKS_VERIFIED = "api-links"  # under cache_home(): a marker per links file found whole in the installed packages
+LINKS_VERIFIED = (
+    "api-links"  # under cache_home(): a marker per links file found whole in the installed packages
+)
 
 
 class ApiSite:
     """What the API reference, the checked literals and the linked code ask."""
 
-    def __init__(self, search_paths: tuple[str, ...], data_file: Path, errata_file: Path,
-                 features: FeaturesTable, links_file: Path) -> None:
+    def __init__(
+        self,
+        search_paths: tuple[str, ...],
+        data_file: Path,
+        errata_file: Path,
+        features: FeaturesTable,
+        links_file: Path,
+    ) -> None:
         self.search_paths = search_paths  # [] = this interpreter's site-packages
         self.data_file, self.errata_file, self.links_file = data_file, errata_file, links_file
         self.features = features
@@ -80,14 +88,18 @@ class ApiSite:
     def links(self) -> Links:
         """docs/data/api-links.toml, checked against the installed packages."""
         try:
-            return load_links(self.links_file, self.external, verified=cache_home() / LINKS_VERIFIED)
+            return load_links(
+                self.links_file, self.external, verified=cache_home() / LINKS_VERIFIED
+            )
         except LinksError as exc:
             raise ExtensionError(str(exc)) from None
 
     @cached_property
     def resolver(self) -> Resolver:
         """Where each name a code cell calls links (:mod:`.names`)."""
-        return Resolver(CellIndex(lambda: self.index, self.external), self.documented_name, self.links)
+        return Resolver(
+            CellIndex(lambda: self.index, self.external), self.documented_name, self.links
+        )
 
     def load_names(self) -> None:
         """Load now what :attr:`resolver` reads (the model's index, the documented

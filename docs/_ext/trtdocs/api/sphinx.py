@@ -32,7 +32,9 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-SIG_MARK = "trtdocs_api_signature"  # on xrefs of signatures and types: unresolved ones render as text
+SIG_MARK = (
+    "trtdocs_api_signature"  # on xrefs of signatures and types: unresolved ones render as text
+)
 
 
 class used_in(nodes.General, nodes.Element):
@@ -55,7 +57,9 @@ class ApiModule(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         path = self.arguments[0].strip()
         if path not in model.COVERED:
-            raise self.error(f"{path} is not a module the API reference covers ({', '.join(model.COVERED)})")
+            raise self.error(
+                f"{path} is not a module the API reference covers ({', '.join(model.COVERED)})"
+            )
         site = site_of(self.env)
         data = site.data
         for f in (data.data_path, data.errata_path):
@@ -70,9 +74,15 @@ class ApiModule(SphinxDirective):
             if ref.get("refdomain") == "std" and ref.get("reftype") == "ref":
                 label = ref["reftarget"]
                 if label not in data.upstream_refs:
-                    logger.error("a docstring links to upstream label %r, which %s does not map to a page "
-                                 "(upstream_refs)", label, data.data_path, location=self.get_location(),
-                                 type="trtdocs", subtype="api")
+                    logger.error(
+                        "a docstring links to upstream label %r, which %s does not map to a page "
+                        "(upstream_refs)",
+                        label,
+                        data.data_path,
+                        location=self.get_location(),
+                        type="trtdocs",
+                        subtype="api",
+                    )
                     continue
                 ref["reftype"], ref["reftarget"] = "doc", "/" + data.upstream_refs[label]
             elif _in_signature_or_type(ref):
@@ -120,7 +130,9 @@ class ApiFeatureRole(SphinxRole):
         note = table_of(self.env).note_text(feature)
         wrapper = nodes.inline(classes=["trtdocs-feature"])
         wrapper += nodes.Text("(")
-        wrapper += matrix_ref(self.env, feature, f"{feature.title}: {note}" if note else feature.title)
+        wrapper += matrix_ref(
+            self.env, feature, f"{feature.title}: {note}" if note else feature.title
+        )
         wrapper += nodes.Text(")")
         return [wrapper], []
 
@@ -136,8 +148,9 @@ def _in_signature_or_type(node: nodes.Node) -> bool:
     return False
 
 
-def _annotation_as_text(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref,
-                        contnode: nodes.Element) -> nodes.Element | None:
+def _annotation_as_text(
+    app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, contnode: nodes.Element
+) -> nodes.Element | None:
     """An annotation naming something outside the reference (``torch.Tensor``,
     ``Optional``, an undocumented torch_tensorrt class) renders as text."""
     if node.get(SIG_MARK):
@@ -149,13 +162,18 @@ def _set_up(app: Sphinx) -> None:
     """At builder-inited: this build's installed API, not loaded yet."""
     settings = config.of(app.config)
     root = Path(app.confdir)
-    state.of(app.env).api = ApiSite(tuple(str(root / p) for p in settings.api_search_paths),
-                                    root / settings.api_data_file, root / settings.api_errata_file, table(app),
-                                    root / settings.api_links_file)
+    state.of(app.env).api = ApiSite(
+        tuple(str(root / p) for p in settings.api_search_paths),
+        root / settings.api_data_file,
+        root / settings.api_errata_file,
+        table(app),
+        root / settings.api_links_file,
+    )
 
 
-def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
-              removed: set[str]) -> list[str]:
+def _outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
     """Pages made from the installed API (the reference, prose whose literals were
     checked against it, linked code) are read again when its sources change."""
     build = state.of(env)

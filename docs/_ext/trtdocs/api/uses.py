@@ -23,7 +23,9 @@ class CellChecker(ast.NodeVisitor):
     calls' return types) and reports each name or keyword the installed API lacks
     through ``report(line, rule, message)``. Cells of one notebook share ``bindings``."""
 
-    def __init__(self, index: ApiIndex, bindings: dict[str, str], report: Callable[[int, str, str], None]) -> None:
+    def __init__(
+        self, index: ApiIndex, bindings: dict[str, str], report: Callable[[int, str, str], None]
+    ) -> None:
         self.index, self.bindings, self.report = index, bindings, report
 
     # bindings
@@ -85,9 +87,12 @@ class CellChecker(ast.NodeVisitor):
             return
         for kw in node.keywords:
             if kw.arg is not None and kw.arg not in accepted:
-                self.report(kw.value.lineno, "unknown-keyword",
-                            f"{path}() has no keyword {kw.arg!r} in installed {self._version(path)} "
-                            f"(accepts: {', '.join(sorted(accepted))})")
+                self.report(
+                    kw.value.lineno,
+                    "unknown-keyword",
+                    f"{path}() has no keyword {kw.arg!r} in installed {self._version(path)} "
+                    f"(accepts: {', '.join(sorted(accepted))})",
+                )
 
     def _path(self, node: ast.expr, *, report: bool) -> str | None:
         """Dotted path of an expression rooted at a bound name; reports missing names."""
@@ -123,8 +128,11 @@ class CellChecker(ast.NodeVisitor):
         except Unknown:
             return True
         except Missing as missing:
-            self.report(line, "missing-name", f"{missing.args[0]} does not exist in installed "
-                                              f"{self._version(path)}")
+            self.report(
+                line,
+                "missing-name",
+                f"{missing.args[0]} does not exist in installed {self._version(path)}",
+            )
             return False
         return True
 
@@ -153,7 +161,9 @@ class Use:
 class _UseRecorder(CellChecker):
     """The checker's resolution, recording each resolved name with its place."""
 
-    def __init__(self, index: ApiIndex, bindings: dict[str, str], instances: set[str], lines: list[str]) -> None:
+    def __init__(
+        self, index: ApiIndex, bindings: dict[str, str], instances: set[str], lines: list[str]
+    ) -> None:
         super().__init__(index, bindings, lambda line, rule, message: None)
         self.instances, self.lines = instances, lines
         self.uses: dict[tuple[int, int, int], Use] = {}
@@ -168,7 +178,7 @@ class _UseRecorder(CellChecker):
     def _add_written(self, line: int, col: int, text: str, path: str) -> None:
         """``text`` (a dotted name of an import) written at byte column ``col``."""
         start = self._col(line, col)
-        if self.lines[line - 1][start:start + len(text)] == text:
+        if self.lines[line - 1][start : start + len(text)] == text:
             self._add(line, start, start + len(text), path)
 
     def visit_Import(self, node: ast.Import) -> None:
@@ -192,7 +202,9 @@ class _UseRecorder(CellChecker):
                 self._add(node.lineno, m.start("module"), m.end("module"), module)
         for alias in node.names:
             if alias.name != "*":
-                self._add_written(alias.lineno, alias.col_offset, alias.name, f"{module}.{alias.name}")
+                self._add_written(
+                    alias.lineno, alias.col_offset, alias.name, f"{module}.{alias.name}"
+                )
 
     def visit_Assign(self, node: ast.Assign) -> None:
         super().visit_Assign(node)
@@ -213,7 +225,9 @@ class _UseRecorder(CellChecker):
             return path
         if isinstance(node, ast.Name):
             start = self._col(node.lineno, node.col_offset)
-            self._add(node.lineno, start, start + len(node.id), path, instance=node.id in self.instances)
+            self._add(
+                node.lineno, start, start + len(node.id), path, instance=node.id in self.instances
+            )
         elif isinstance(node, ast.Attribute):
             root = node.value
             while isinstance(root, ast.Attribute):
@@ -221,7 +235,7 @@ class _UseRecorder(CellChecker):
             end = self._col(node.end_lineno, node.end_col_offset)
             if isinstance(root, ast.Name) and root.lineno == node.end_lineno:
                 self._add(node.end_lineno, self._col(root.lineno, root.col_offset), end, path)
-            elif self.lines[node.end_lineno - 1][end - len(node.attr):end] == node.attr:
+            elif self.lines[node.end_lineno - 1][end - len(node.attr) : end] == node.attr:
                 self._add(node.end_lineno, end - len(node.attr), end, path)
         return path
 
@@ -242,7 +256,9 @@ def cell_uses(sources: Iterable[str], index: ApiIndex) -> list[list[Use]]:
         if tree is None:
             out.append([])
             continue
-        recorder = _UseRecorder(index, bindings, instances, re.split(r"\r\n|\r|\n", source))  # ast's lines
+        recorder = _UseRecorder(
+            index, bindings, instances, re.split(r"\r\n|\r|\n", source)
+        )  # ast's lines
         for stmt in tree.body:
             recorder.visit(stmt)
         out.append(sorted(recorder.uses.values(), key=lambda u: (u.line, u.start, -u.end)))

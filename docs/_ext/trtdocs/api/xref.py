@@ -38,7 +38,13 @@ logger = logging.getLogger(__name__)
 PREFIXES = ("torch_tensorrt", "torch_tensorrt_executorch_runtime")
 _NAME = re.compile(r"(?P<name>(?:%s)(?:\.[A-Za-z_]\w*)*)(?P<call>\(\))?\Z" % "|".join(PREFIXES))
 # Where a literal is not prose: signatures, titles, existing references.
-_SKIP = (addnodes.desc_signature, nodes.title, nodes.reference, addnodes.pending_xref, nodes.FixedTextElement)
+_SKIP = (
+    addnodes.desc_signature,
+    nodes.title,
+    nodes.reference,
+    addnodes.pending_xref,
+    nodes.FixedTextElement,
+)
 
 
 def _skipped(node: nodes.Node) -> bool:
@@ -61,8 +67,9 @@ def _in_entry(node: nodes.Node) -> bool:
 MARK = "trtdocs_api_literal"  # on the references this module makes
 
 
-def _no_reference_here(app: Sphinx, env: object, node: addnodes.pending_xref,
-                       contnode: nodes.Element) -> nodes.Element | None:
+def _no_reference_here(
+    app: Sphinx, env: object, node: addnodes.pending_xref, contnode: nodes.Element
+) -> nodes.Element | None:
     """A site without the API reference (no ``{api-module}`` page, as in a small
     fixture site) keeps such literals as plain code; a site that has it warns
     on a target it does not document, as ``-n`` does for any reference."""
@@ -85,11 +92,20 @@ class LiteralReferences(SphinxTransform):
             if match is None or _skipped(literal):
                 continue
             api = site_of(self.env)  # loads the installed API on first use
-            state.of(self.env).api_docs.add(self.env.docname)  # re-read when the installed API changes
+            state.of(self.env).api_docs.add(
+                self.env.docname
+            )  # re-read when the installed API changes
             name = match["name"]
             if name in api.documented:
-                ref = addnodes.pending_xref("", refdomain="py", reftype="obj", reftarget=name,
-                                            refexplicit=False, refwarn=True, refdoc=self.env.docname)
+                ref = addnodes.pending_xref(
+                    "",
+                    refdomain="py",
+                    reftype="obj",
+                    reftarget=name,
+                    refexplicit=False,
+                    refwarn=True,
+                    refdoc=self.env.docname,
+                )
                 ref["py:module"] = ref["py:class"] = None
                 ref[MARK] = True
                 literal.replace_self(ref)
@@ -98,10 +114,16 @@ class LiteralReferences(SphinxTransform):
             elif api.exists(name) or name in api.later or _in_entry(literal):
                 continue  # a docstring's own words are the installed release's, right or wrong
             else:
-                logger.error("`%s` names nothing in installed torch_tensorrt %s or the runtime wheel; "
-                             "a name of a later release belongs in [features] of %s", literal.astext(),
-                             api.version, api.data.data_path, location=literal,
-                             type="trtdocs", subtype="api")
+                logger.error(
+                    "`%s` names nothing in installed torch_tensorrt %s or the runtime wheel; "
+                    "a name of a later release belongs in [features] of %s",
+                    literal.astext(),
+                    api.version,
+                    api.data.data_path,
+                    location=literal,
+                    type="trtdocs",
+                    subtype="api",
+                )
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

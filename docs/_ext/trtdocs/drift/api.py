@@ -40,11 +40,13 @@ from ..vocab import API_PACKAGES, FEATURE_PREFIX, PACKAGES, PYTHON_LANGUAGES, Re
 from . import Violation
 from .blocks import iter_blocks
 
-RULES: Mapping[str, str] = MappingProxyType({
-    "missing-name": "a name used from a checked package exists in its installed version",
-    "unknown-keyword": "a keyword argument is accepted by the installed signature",
-    "parse": "the cell is valid Python (IPython magics aside)",
-})
+RULES: Mapping[str, str] = MappingProxyType(
+    {
+        "missing-name": "a name used from a checked package exists in its installed version",
+        "unknown-keyword": "a keyword argument is accepted by the installed signature",
+        "parse": "the cell is valid Python (IPython magics aside)",
+    }
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -74,9 +76,13 @@ def read_cells(path: Path) -> list[Cell]:
     code = [c for c in nb.cells if c.cell_type == "code"]
     fences = [b for b in iter_blocks(path) if b.kind == "code-cell"]
     if len(code) != len(fences):
-        raise ValueError(f"{path}: jupytext reads {len(code)} code cells, the page has {len(fences)} fences")
-    return [Cell(i, fence.first_line, c.source, page_requires + _as_tuple(c.metadata.get("requires")))
-            for i, (c, fence) in enumerate(zip(code, fences), 1)]
+        raise ValueError(
+            f"{path}: jupytext reads {len(code)} code cells, the page has {len(fences)} fences"
+        )
+    return [
+        Cell(i, fence.first_line, c.source, page_requires + _as_tuple(c.metadata.get("requires")))
+        for i, (c, fence) in enumerate(zip(code, fences), 1)
+    ]
 
 
 def read_text_blocks(path: Path, page_requires: tuple[str, ...]) -> list[Cell]:
@@ -84,10 +90,19 @@ def read_text_blocks(path: Path, page_requires: tuple[str, ...]) -> list[Cell]:
     fences), numbered 0: findings name their line, not a cell."""
     import yaml
 
-    blocks = [b for b in iter_blocks(path) if b.kind != "code-cell" and b.language in PYTHON_LANGUAGES]
-    return [Cell(0, b.first_line, "\n".join(b.lines),
-                 page_requires + _as_tuple(yaml.safe_load(b.options["requires"]) if "requires" in b.options else None))
-            for b in blocks]
+    blocks = [
+        b for b in iter_blocks(path) if b.kind != "code-cell" and b.language in PYTHON_LANGUAGES
+    ]
+    return [
+        Cell(
+            0,
+            b.first_line,
+            "\n".join(b.lines),
+            page_requires
+            + _as_tuple(yaml.safe_load(b.options["requires"]) if "requires" in b.options else None),
+        )
+        for b in blocks
+    ]
 
 
 def _as_tuple(value: object) -> tuple[str, ...]:
@@ -102,13 +117,20 @@ def gated_newer(requires: Iterable[str], index: ApiIndex, features: FeatureResol
         if item.startswith(FEATURE_PREFIX):
             if features is None:
                 continue
-            req = features(item[len(FEATURE_PREFIX):])
+            req = features(item[len(FEATURE_PREFIX) :])
         else:
             try:
                 req = Requirement(item)
             except InvalidRequirement:
                 continue  # a capability (cuda, tensorrt)
-        name = next((n for n in API_PACKAGES if canonicalize_name(PACKAGES[n]) == canonicalize_name(req.name)), None)
+        name = next(
+            (
+                n
+                for n in API_PACKAGES
+                if canonicalize_name(PACKAGES[n]) == canonicalize_name(req.name)
+            ),
+            None,
+        )
         if name is None or name not in index.versions:
             continue
         if not req.specifier.contains(Version(index.versions[name]), prereleases=True):
@@ -116,8 +138,13 @@ def gated_newer(requires: Iterable[str], index: ApiIndex, features: FeatureResol
     return False
 
 
-def check_notebook(path: Path, index: ApiIndex, *, root: Path | None = None,
-                   features: FeatureResolver | None = None) -> list[Finding]:
+def check_notebook(
+    path: Path,
+    index: ApiIndex,
+    *,
+    root: Path | None = None,
+    features: FeatureResolver | None = None,
+) -> list[Finding]:
     rel = str(path.relative_to(root)) if root else str(path)
     findings: list[Finding] = []
     text = path.read_text(encoding="utf-8")
@@ -133,19 +160,28 @@ def check_notebook(path: Path, index: ApiIndex, *, root: Path | None = None,
     return findings
 
 
-def _check_snippet(rel: str, cell: Cell, bindings: dict[str, str], index: ApiIndex,
-                   features: FeatureResolver | None) -> list[Finding]:
+def _check_snippet(
+    rel: str,
+    cell: Cell,
+    bindings: dict[str, str],
+    index: ApiIndex,
+    features: FeatureResolver | None,
+) -> list[Finding]:
     """One cell's or text block's findings; the names it binds go into ``bindings``."""
     findings: list[Finding] = []
     number = cell.number or None  # a text block is named by its line only
     try:
         gated = gated_newer(cell.requires, index, features)
     except RequirementError as exc:  # an unknown feature id, say: checked as ungated
-        findings.append(Finding(Violation(rel, cell.first_line, "requires", str(exc), number), False))
+        findings.append(
+            Finding(Violation(rel, cell.first_line, "requires", str(exc), number), False)
+        )
         gated = False
 
     def report(line: int, rule: str, message: str) -> None:
-        findings.append(Finding(Violation(rel, cell.first_line + line - 1, rule, message, number), gated))
+        findings.append(
+            Finding(Violation(rel, cell.first_line + line - 1, rule, message, number), gated)
+        )
 
     try:
         tree = parse_cell(cell.source)
@@ -166,10 +202,18 @@ def _front_requires(text: str) -> object:
     return jupytext.reads(text, fmt="md:myst").metadata.get("requires")
 
 
-def check_notebooks(paths: Iterable[Path], index: ApiIndex, *, root: Path | None = None,
-                    features: FeatureResolver | None = None) -> list[Finding]:
+def check_notebooks(
+    paths: Iterable[Path],
+    index: ApiIndex,
+    *,
+    root: Path | None = None,
+    features: FeatureResolver | None = None,
+) -> list[Finding]:
     out: list[Finding] = []
     for path in paths:
-        if path.read_text(encoding="utf-8").lstrip().startswith("---") and "jupytext" in path.read_text(encoding="utf-8")[:400]:
+        if (
+            path.read_text(encoding="utf-8").lstrip().startswith("---")
+            and "jupytext" in path.read_text(encoding="utf-8")[:400]
+        ):
             out += check_notebook(path, index, root=root, features=features)
     return out

@@ -87,13 +87,27 @@ def _scan(path: Path, text: str, offset: int) -> Iterator[Block]:
         body = token.content.splitlines()
         directive = _DIRECTIVE.match(info)
         if directive is None:
-            yield Block(path, "fence", info.split()[0].lower() if info else "", fence + 1, fence + 2,
-                        tuple(body), {})
+            yield Block(
+                path,
+                "fence",
+                info.split()[0].lower() if info else "",
+                fence + 1,
+                fence + 2,
+                tuple(body),
+                {},
+            )
             continue
         options, skip = directive_options(body)
         kind = directive["name"]
-        yield Block(path, kind, directive["arg"].strip().lower(), fence + 1, fence + 2 + skip,
-                    tuple(body[skip:]), options)
+        yield Block(
+            path,
+            kind,
+            directive["arg"].strip().lower(),
+            fence + 1,
+            fence + 2 + skip,
+            tuple(body[skip:]),
+            options,
+        )
         if kind not in CODE_DIRECTIVES:
             yield from _scan(path, "\n".join(body[skip:]) + "\n", fence + 1 + skip)
 

@@ -42,9 +42,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-RULES: Mapping[str, str] = MappingProxyType({
-    "caption-placed": "every C++ block the guard checks says under it what it compiled against, or why not",
-})
+RULES: Mapping[str, str] = MappingProxyType(
+    {
+        "caption-placed": "every C++ block the guard checks says under it what it compiled against, or why not",
+    }
+)
 CAPTION_CLASS = "trtdocs-uncompiled"  # the caption of a block not compiled (for styling and tests)
 COMPILED_CLASS = "trtdocs-compiled"  # the caption of a block compiled
 LEAD = "Not compiled when this site was built"
@@ -53,7 +55,9 @@ COMPILED_LEAD = "Compiled when this site was built"
 # Sphinx's captioned code block and myst-nb's cell input.
 _WRAPPERS = frozenset({"literal-block-wrapper", "cell_input"})
 
-Caption = tuple[str, str, str]  # the block's code, its class, the sentence (`code` spans in backticks)
+Caption = tuple[
+    str, str, str
+]  # the block's code, its class, the sentence (`code` spans in backticks)
 Captions = dict[str, tuple[Caption, ...]]
 
 
@@ -75,12 +79,16 @@ def compiled_text(item: Compiled) -> str:
     sources = list(item.against)
     if item.real:
         sources.append(f"the real {_headers(item.real)} from `{EXTRA_INCLUDE_ENV}`")
-    text = (f"{COMPILED_LEAD} ({item.compiler}, syntax only, C++17) against "
-            f"{_and(sources) if sources else 'the C++ standard library only'}")
+    text = (
+        f"{COMPILED_LEAD} ({item.compiler}, syntax only, C++17) against "
+        f"{_and(sources) if sources else 'the C++ standard library only'}"
+    )
     if item.stubs:
         many = len(item.stubs) > 1
-        text += (f", with {'declaration stubs' if many else 'a declaration stub'} for {_headers(item.stubs)}, "
-                 f"which no package the build installs carries (`{STUBS_WORDS}`)")
+        text += (
+            f", with {'declaration stubs' if many else 'a declaration stub'} for {_headers(item.stubs)}, "
+            f"which no package the build installs carries (`{STUBS_WORDS}`)"
+        )
     return text + "."
 
 
@@ -91,14 +99,26 @@ def caption_node(text: str, kind: str = CAPTION_CLASS) -> nodes.paragraph:
     return para
 
 
-def by_page(listed: Iterable[Listed], compiled: Iterable[Compiled], srcdir: Path,
-            env: BuildEnvironment) -> Captions:
+def by_page(
+    listed: Iterable[Listed], compiled: Iterable[Compiled], srcdir: Path, env: BuildEnvironment
+) -> Captions:
     """Docname -> (code, class, sentence) of each C++ block the guard checked, one entry per block."""
     out: dict[str, list[Caption]] = {}
     seen: set[tuple[str, int]] = set()
-    entries = [(item.path, item.fence_line, item.code, CAPTION_CLASS, caption_text(item.header, item.reason))
-               for item in listed]
-    entries += [(item.path, item.fence_line, item.code, COMPILED_CLASS, compiled_text(item)) for item in compiled]
+    entries = [
+        (
+            item.path,
+            item.fence_line,
+            item.code,
+            CAPTION_CLASS,
+            caption_text(item.header, item.reason),
+        )
+        for item in listed
+    ]
+    entries += [
+        (item.path, item.fence_line, item.code, COMPILED_CLASS, compiled_text(item))
+        for item in compiled
+    ]
     for path, fence_line, code, kind, text in entries:
         if (path, fence_line) in seen:
             continue  # one caption for a block
@@ -115,7 +135,11 @@ def _updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     from .sphinx import current_report
 
     report = current_report(app)
-    new = by_page(report.uncompiled, report.compiled, Path(app.srcdir), env) if report is not None else {}
+    new = (
+        by_page(report.uncompiled, report.compiled, Path(app.srcdir), env)
+        if report is not None
+        else {}
+    )
     build = state.of(env)
     old: Captions = build.cpp_captions
     build.cpp_captions = new
@@ -149,7 +173,9 @@ def place(doctree: nodes.document, entries: Iterable[Caption]) -> list[str]:
             continue
         used.add(id(found))
         target: nodes.Element = found
-        while isinstance(target.parent, nodes.container) and _WRAPPERS & set(target.parent["classes"]):
+        while isinstance(target.parent, nodes.container) and _WRAPPERS & set(
+            target.parent["classes"]
+        ):
             target = target.parent
         target.parent.insert(target.parent.index(target) + 1, caption_node(text, kind))
     return lost
@@ -158,9 +184,14 @@ def place(doctree: nodes.document, entries: Iterable[Caption]) -> list[str]:
 def _resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     entries = state.of(app.env).cpp_captions.get(docname, ())
     for text in place(doctree, entries):
-        logger.warning("[caption-placed] no code block on the page matches a C++ block the guard "
-                       "checked; its caption is not shown: %s", text,
-                       location=docname, type="trtdocs", subtype="drift")
+        logger.warning(
+            "[caption-placed] no code block on the page matches a C++ block the guard "
+            "checked; its caption is not shown: %s",
+            text,
+            location=docname,
+            type="trtdocs",
+            subtype="drift",
+        )
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

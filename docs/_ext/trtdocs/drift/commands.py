@@ -26,15 +26,47 @@ SHELL_CELL = re.compile(r"^%%(bash|sh)\b")
 # Code-cell line prefixes that run pip in the kernel.
 CELL_PREFIXES = ("%pip", "!pip", "%uv", "!uv", "!python -m pip", "!python3 -m pip")
 # pip/uv install options that take a value, and flags.
-OPTIONS_WITH_VALUE = frozenset({
-    "-i", "--index-url", "--extra-index-url", "-r", "--requirement", "-c", "--constraint",
-    "-f", "--find-links", "-t", "--target", "--python", "--platform", "--python-version",
-    "--only-binary", "--no-binary", "--upgrade-strategy", "--prerelease", "--index-strategy",
-})
-FLAGS = frozenset({
-    "--pre", "-U", "--upgrade", "--no-deps", "--force-reinstall", "-q", "--quiet", "-v",
-    "--verbose", "--user", "--dry-run", "--no-cache-dir", "--system", "--no-build-isolation",
-})
+OPTIONS_WITH_VALUE = frozenset(
+    {
+        "-i",
+        "--index-url",
+        "--extra-index-url",
+        "-r",
+        "--requirement",
+        "-c",
+        "--constraint",
+        "-f",
+        "--find-links",
+        "-t",
+        "--target",
+        "--python",
+        "--platform",
+        "--python-version",
+        "--only-binary",
+        "--no-binary",
+        "--upgrade-strategy",
+        "--prerelease",
+        "--index-strategy",
+    }
+)
+FLAGS = frozenset(
+    {
+        "--pre",
+        "-U",
+        "--upgrade",
+        "--no-deps",
+        "--force-reinstall",
+        "-q",
+        "--quiet",
+        "-v",
+        "--verbose",
+        "--user",
+        "--dry-run",
+        "--no-cache-dir",
+        "--system",
+        "--no-build-isolation",
+    }
+)
 EXPORT_ONLY_MARK = "drift: export-only"
 CXX_PACKAGE_MARK = "drift: cxx-package"
 RELEASE_MARK = re.compile(r"drift:\s*release=(\S+)")
@@ -81,7 +113,9 @@ def _logical_lines(lines: Iterable[str], first: int) -> Iterable[tuple[int, str,
         yield start, " ".join(buf), above
 
 
-def find_commands(path: Path, root: Path | None = None, text: str | None = None) -> tuple[list[InstallCommand], list[Violation]]:
+def find_commands(
+    path: Path, root: Path | None = None, text: str | None = None
+) -> tuple[list[InstallCommand], list[Violation]]:
     rel = str(path.relative_to(root)) if root else str(path)
     commands: list[InstallCommand] = []
     problems: list[Violation] = []
@@ -89,7 +123,9 @@ def find_commands(path: Path, root: Path | None = None, text: str | None = None)
         shell = block.kind in ("fence", "code-block", "code") and block.language in SHELL_LANGUAGES
         cell = block.kind == "code-cell"
         lines, first = block.lines, block.first_line
-        if cell and lines and SHELL_CELL.match(lines[0]):  # a %%bash cell: a shell step run by the kernel
+        if (
+            cell and lines and SHELL_CELL.match(lines[0])
+        ):  # a %%bash cell: a shell step run by the kernel
             shell, cell, lines, first = True, False, lines[1:], first + 1
         if not (shell or cell):
             continue
@@ -109,8 +145,13 @@ def find_commands(path: Path, root: Path | None = None, text: str | None = None)
                 continue
             marks = before  # marks sit above the fence, never in the code (drift/marks.py)
             release = RELEASE_MARK.search(marks)
-            cmd, errs = parse_command(stripped, rel, line, export_only=EXPORT_ONLY_MARK in marks,
-                                      release=release[1] if release else None)
+            cmd, errs = parse_command(
+                stripped,
+                rel,
+                line,
+                export_only=EXPORT_ONLY_MARK in marks,
+                release=release[1] if release else None,
+            )
             if CXX_PACKAGE_MARK in marks:
                 cmd = [dataclasses.replace(c, cxx_package=True) for c in cmd]
             problems += errs
@@ -121,12 +162,15 @@ def find_commands(path: Path, root: Path | None = None, text: str | None = None)
 def block_commands(language: str, code: str) -> list[InstallCommand]:
     """The install commands of one shell block's code, found as in a page."""
     fence = "`" * 4
-    found, _ = find_commands(Path("block.md"), text=f"{fence}{language}\n{code.rstrip()}\n{fence}\n")
+    found, _ = find_commands(
+        Path("block.md"), text=f"{fence}{language}\n{code.rstrip()}\n{fence}\n"
+    )
     return found
 
 
-def parse_command(text: str, path: str, line: int, *, export_only: bool = False,
-                  release: str | None = None) -> tuple[list[InstallCommand], list[Violation]]:
+def parse_command(
+    text: str, path: str, line: int, *, export_only: bool = False, release: str | None = None
+) -> tuple[list[InstallCommand], list[Violation]]:
     """The install commands in one shell line (``a && b`` may hold several)."""
     bad = lambda rule, msg: Violation(path, line, rule, msg)  # noqa: E731
     try:
@@ -146,8 +190,13 @@ def parse_command(text: str, path: str, line: int, *, export_only: bool = False,
             continue
         if set(tok) <= set("<>") and segment and _install_args(segment) is not None:
             if not quoting_error:
-                problems.append(bad("shell-quoting", f"{segment[-1]!r} is followed by an unquoted {tok!r}: "
-                                    "quote the requirement (\"name>=1.0\")"))
+                problems.append(
+                    bad(
+                        "shell-quoting",
+                        f"{segment[-1]!r} is followed by an unquoted {tok!r}: "
+                        'quote the requirement ("name>=1.0")',
+                    )
+                )
             quoting_error = True
             continue
         args, tool = _install_args(segment), _installer(segment)
@@ -162,20 +211,33 @@ def parse_command(text: str, path: str, line: int, *, export_only: bool = False,
 
 
 def _installer(tokens: list[str]) -> str:
-    """"uv" for ``uv pip install``, else "pip"."""
+    """ "uv" for ``uv pip install``, else "pip"."""
     i = tokens.index("install") if "install" in tokens else 0
-    return "uv" if i >= 2 and tokens[i - 1] == "pip" and re.fullmatch(r"(\S*/)?uv", tokens[i - 2]) else "pip"
+    return (
+        "uv"
+        if i >= 2 and tokens[i - 1] == "pip" and re.fullmatch(r"(\S*/)?uv", tokens[i - 2])
+        else "pip"
+    )
 
 
 def _install_args(tokens: list[str]) -> list[str] | None:
     for i in range(1, len(tokens)):
-        if tokens[i] == "install" and re.fullmatch(r"[%!]?(\S*/)?(pip3?|uv pip|pip)", tokens[i - 1]):
-            return tokens[i + 1:]
+        if tokens[i] == "install" and re.fullmatch(
+            r"[%!]?(\S*/)?(pip3?|uv pip|pip)", tokens[i - 1]
+        ):
+            return tokens[i + 1 :]
     return None
 
 
-def _parse_args(args: list[str], text: str, path: str, line: int, export_only: bool,
-                release: str | None, tool: str = "pip") -> tuple[InstallCommand | None, list[Violation]]:
+def _parse_args(
+    args: list[str],
+    text: str,
+    path: str,
+    line: int,
+    export_only: bool,
+    release: str | None,
+    tool: str = "pip",
+) -> tuple[InstallCommand | None, list[Violation]]:
     problems: list[Violation] = []
     pre = upgrade = False
     strategy: str | None = None
@@ -203,13 +265,30 @@ def _parse_args(args: list[str], text: str, path: str, line: int, export_only: b
                 pre = pre or arg == "--pre"
                 upgrade = upgrade or arg in ("-U", "--upgrade")
             else:
-                problems.append(Violation(path, line, "option-known", f"unknown install option {arg!r}"))
+                problems.append(
+                    Violation(path, line, "option-known", f"unknown install option {arg!r}")
+                )
             continue
         try:
             reqs.append(Requirement(arg))
         except InvalidRequirement as exc:
-            problems.append(Violation(path, line, "parse", f"{arg!r} is not a PEP 508 requirement ({exc})"))
+            problems.append(
+                Violation(path, line, "parse", f"{arg!r} is not a PEP 508 requirement ({exc})")
+            )
     urls = (index or PYPI_SIMPLE, *extra)
-    return InstallCommand(path, line, text, pre, urls, tuple(reqs), export_only, release,
-                          tool, strategy, upgrade, target=target, no_deps="--no-deps" in args,
-                          args=tuple(args)), problems
+    return InstallCommand(
+        path,
+        line,
+        text,
+        pre,
+        urls,
+        tuple(reqs),
+        export_only,
+        release,
+        tool,
+        strategy,
+        upgrade,
+        target=target,
+        no_deps="--no-deps" in args,
+        args=tuple(args),
+    ), problems

@@ -54,52 +54,134 @@ INDEX_PAGE = "index.md"
 NOTEBOOKS = "notebooks"
 TOP_KEYS = frozenset({"claim"})
 CLAIM_KEYS = frozenset({"text", "source"})
-RULES: Mapping[str, str] = MappingProxyType({
-    "evidence-toml": "an evidence file is valid TOML",
-    "evidence-keys": "an evidence file has only [[claim]] tables, each with a non-empty text and source only",
-    "evidence-page": "an evidence file names a guide page that exists (index.toml, or notebooks/<name>.md)",
-    "evidence-stale": "every text occurs verbatim (whitespace-normalised) in its page's .md source",
-    "evidence-duplicate": "no text is written twice in one file",
-    "evidence-coverage": "every claim-like unit of the page's prose is covered by an entry",
-    "evidence-steps": "every shell block, C++ block and gated code cell holds an entry's text",
-    "evidence-missing": "a guide page has an evidence file",
-})
+RULES: Mapping[str, str] = MappingProxyType(
+    {
+        "evidence-toml": "an evidence file is valid TOML",
+        "evidence-keys": "an evidence file has only [[claim]] tables, each with a non-empty text and source only",
+        "evidence-page": "an evidence file names a guide page that exists (index.toml, or notebooks/<name>.md)",
+        "evidence-stale": "every text occurs verbatim (whitespace-normalised) in its page's .md source",
+        "evidence-duplicate": "no text is written twice in one file",
+        "evidence-coverage": "every claim-like unit of the page's prose is covered by an entry",
+        "evidence-steps": "every shell block, C++ block and gated code cell holds an entry's text",
+        "evidence-missing": "a guide page has an evidence file",
+    }
+)
 # Words that make a sentence state a behaviour, a default, a limit or a platform. Measured on
 # the pages as they stood when this was written (main at 126a025, the landing page and the 16
 # notebooks): 348 of 690 prose units match (21 by a version number); the commonest words are
 # "one", "not", "only", "no", "every", "needs", "fails", "default", "copies". Each word was
 # kept because the units it adds state a behaviour (issue 19's wrong claims all match).
-CLAIM_WORDS: frozenset[str] = frozenset({
-    # defaults and limits
-    "default", "defaults", "only", "always", "never", "must", "cannot", "can't", "unless",
-    "requires", "required", "require", "needs", "pins", "pinned",
-    # failure
-    "fails", "fail", "failed", "refuses", "refused", "raises", "raise", "rejects", "rejected",
-    "crashes", "error", "errors",
-    # behaviour a reader relies on
-    "copies", "copy", "clones", "allocates", "overwrites", "ignores", "ignored", "supports",
-    "supported", "unsupported", "ships", "links",
-    # absence, number, universality: "has no CUDA backend", "one method", "every call"
-    "no", "not", "none", "neither", "nor", "every", "one", "self-contained", "overwritten", "wrong",
-    # platforms
-    "linux", "windows", "macos", "aarch64", "arm64", "x86-64", "x86_64", "jetson", "jetpack",
-    "orin", "thor", "ampere", "hopper", "blackwell",
-})
-CLAIM_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType({
-    "version": re.compile(r"(?<![\w.])\d+\.\d+(?:\.\d+)?(?![\w.]*\w)"),  # 2.14, 1.4.1; not x.pte
-    "word": re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(CLAIM_WORDS, key=len, reverse=True)))
-                       + r")(?![\w-])", re.I),
-})
+CLAIM_WORDS: frozenset[str] = frozenset(
+    {
+        # defaults and limits
+        "default",
+        "defaults",
+        "only",
+        "always",
+        "never",
+        "must",
+        "cannot",
+        "can't",
+        "unless",
+        "requires",
+        "required",
+        "require",
+        "needs",
+        "pins",
+        "pinned",
+        # failure
+        "fails",
+        "fail",
+        "failed",
+        "refuses",
+        "refused",
+        "raises",
+        "raise",
+        "rejects",
+        "rejected",
+        "crashes",
+        "error",
+        "errors",
+        # behaviour a reader relies on
+        "copies",
+        "copy",
+        "clones",
+        "allocates",
+        "overwrites",
+        "ignores",
+        "ignored",
+        "supports",
+        "supported",
+        "unsupported",
+        "ships",
+        "links",
+        # absence, number, universality: "has no CUDA backend", "one method", "every call"
+        "no",
+        "not",
+        "none",
+        "neither",
+        "nor",
+        "every",
+        "one",
+        "self-contained",
+        "overwritten",
+        "wrong",
+        # platforms
+        "linux",
+        "windows",
+        "macos",
+        "aarch64",
+        "arm64",
+        "x86-64",
+        "x86_64",
+        "jetson",
+        "jetpack",
+        "orin",
+        "thor",
+        "ampere",
+        "hopper",
+        "blackwell",
+    }
+)
+CLAIM_PATTERNS: Mapping[str, re.Pattern[str]] = MappingProxyType(
+    {
+        "version": re.compile(
+            r"(?<![\w.])\d+\.\d+(?:\.\d+)?(?![\w.]*\w)"
+        ),  # 2.14, 1.4.1; not x.pte
+        "word": re.compile(
+            r"(?<![\w-])("
+            + "|".join(map(re.escape, sorted(CLAIM_WORDS, key=len, reverse=True)))
+            + r")(?![\w-])",
+            re.I,
+        ),
+    }
+)
 GATING = frozenset({"cuda", "tensorrt"})  # cell requirements the build machine never meets
 # Directives whose body is not Markdown prose.
-NOT_PROSE = CODE_DIRECTIVES | frozenset({"toctree", "math", "raw", "csv-table", "mermaid", "literalinclude",
-                                         "include", "install-command", "graphviz", "digraph", "graph"})
-_PARSER = create_md_parser(MdParserConfig(enable_extensions={"colon_fence", "deflist", "substitution"}),
-                           RendererHTML)
+NOT_PROSE = CODE_DIRECTIVES | frozenset(
+    {
+        "toctree",
+        "math",
+        "raw",
+        "csv-table",
+        "mermaid",
+        "literalinclude",
+        "include",
+        "install-command",
+        "graphviz",
+        "digraph",
+        "graph",
+    }
+)
+_PARSER = create_md_parser(
+    MdParserConfig(enable_extensions={"colon_fence", "deflist", "substitution"}), RendererHTML
+)
 _DIRECTIVE = re.compile(r"^\{(?P<name>[\w:-]+)\}")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*_\[{(\"'])")
 _WS = re.compile(r"\s+")
-_BUILD_FILE = re.compile(r"%%writefile\s+(?:-a\s+)?\S*(\.(cpp|cc|cxx|h|hpp|cmake)|CMakeLists\.txt)\s*$")
+_BUILD_FILE = re.compile(
+    r"%%writefile\s+(?:-a\s+)?\S*(\.(cpp|cc|cxx|h|hpp|cmake)|CMakeLists\.txt)\s*$"
+)
 
 
 def normal(text: str) -> str:
@@ -146,7 +228,9 @@ def evidence_file(root: Path, page: Path) -> Path:
 
 
 def page_of(root: Path, evidence: Path) -> Path:
-    return root / INDEX_PAGE if evidence.stem == "index" else root / NOTEBOOKS / f"{evidence.stem}.md"
+    return (
+        root / INDEX_PAGE if evidence.stem == "index" else root / NOTEBOOKS / f"{evidence.stem}.md"
+    )
 
 
 def prose_units(text: str) -> list[Unit]:
@@ -205,8 +289,14 @@ def load(path: Path, rel: str) -> tuple[list[Entry], list[Violation]]:
     headers = [n for n, text in enumerate(raw.splitlines(), start=1) if text.strip() == "[[claim]]"]
     problems: list[Violation] = []
     if unknown := set(data) - TOP_KEYS:
-        problems.append(Violation(rel, 1, "evidence-keys", f"unknown top-level key(s) {sorted(unknown)}; "
-                                                           f"the file holds [[claim]] tables only"))
+        problems.append(
+            Violation(
+                rel,
+                1,
+                "evidence-keys",
+                f"unknown top-level key(s) {sorted(unknown)}; the file holds [[claim]] tables only",
+            )
+        )
     claims = data.get("claim", [])
     if not isinstance(claims, list):
         return [], [*problems, Violation(rel, 1, "evidence-keys", "claim must be [[claim]] tables")]
@@ -217,11 +307,24 @@ def load(path: Path, rel: str) -> tuple[list[Entry], list[Violation]]:
             problems.append(Violation(rel, line, "evidence-keys", "a claim must be a table"))
             continue
         if unknown := set(claim) - CLAIM_KEYS:
-            problems.append(Violation(rel, line, "evidence-keys", f"unknown key(s) {sorted(unknown)}; a claim "
-                                                                  f"has {', '.join(sorted(CLAIM_KEYS))} only"))
-        missing = [k for k in sorted(CLAIM_KEYS) if not isinstance(claim.get(k), str) or not claim[k].strip()]
+            problems.append(
+                Violation(
+                    rel,
+                    line,
+                    "evidence-keys",
+                    f"unknown key(s) {sorted(unknown)}; a claim "
+                    f"has {', '.join(sorted(CLAIM_KEYS))} only",
+                )
+            )
+        missing = [
+            k
+            for k in sorted(CLAIM_KEYS)
+            if not isinstance(claim.get(k), str) or not claim[k].strip()
+        ]
         if missing:
-            problems.append(Violation(rel, line, "evidence-keys", f"{', '.join(missing)} missing or empty"))
+            problems.append(
+                Violation(rel, line, "evidence-keys", f"{', '.join(missing)} missing or empty")
+            )
             continue
         entries.append(Entry(normal(claim["text"]), claim["source"].strip(), line))
     return entries, problems
@@ -257,28 +360,52 @@ def check_page(root: Path, page: Path, evidence: Path) -> list[Violation]:
     seen: set[str] = set()
     for entry in entries:
         if entry.text in seen:
-            violations.append(Violation(rel_file, entry.line, "evidence-duplicate", f"{entry.text!r} again"))
+            violations.append(
+                Violation(rel_file, entry.line, "evidence-duplicate", f"{entry.text!r} again")
+            )
         seen.add(entry.text)
         if entry.text not in whole:
-            violations.append(Violation(rel_file, entry.line, "evidence-stale",
-                                        f"{entry.text!r} no longer occurs in {rel_page}: check the claim "
-                                        f"again and write its text as the page has it"))
+            violations.append(
+                Violation(
+                    rel_file,
+                    entry.line,
+                    "evidence-stale",
+                    f"{entry.text!r} no longer occurs in {rel_page}: check the claim "
+                    f"again and write its text as the page has it",
+                )
+            )
     texts = [e.text for e in entries]
     for unit in prose_units(source):
         word = unit.claim()
         if word and not any(t in unit.text or unit.text in t for t in texts):
-            violations.append(Violation(rel_page, unit.line, "evidence-coverage",
-                                        f"a claim ({word!r}) with no entry in {rel_file}: {unit.text[:120]!r}"))
+            violations.append(
+                Violation(
+                    rel_page,
+                    unit.line,
+                    "evidence-coverage",
+                    f"a claim ({word!r}) with no entry in {rel_file}: {unit.text[:120]!r}",
+                )
+            )
     for block, kind in _steps(page):
         code = normal(block.text)
         if not any(t in code for t in texts):
-            violations.append(Violation(rel_page, block.fence_line, "evidence-steps",
-                                        f"this {kind} has no entry in {rel_file} (an entry's text is a line of it)"))
+            violations.append(
+                Violation(
+                    rel_page,
+                    block.fence_line,
+                    "evidence-steps",
+                    f"this {kind} has no entry in {rel_file} (an entry's text is a line of it)",
+                )
+            )
     return violations
 
 
-def check(root: Path, *, require: bool = REQUIRE_EVIDENCE,
-          check_one: Callable[[Path, Path, Path], list[Violation]] = check_page) -> Result:
+def check(
+    root: Path,
+    *,
+    require: bool = REQUIRE_EVIDENCE,
+    check_one: Callable[[Path, Path, Path], list[Violation]] = check_page,
+) -> Result:
     """Every evidence file, and every guide page against its file (by ``check_one``:
     :func:`check_page`, or a memo of it)."""
     root = root.resolve()
@@ -287,16 +414,28 @@ def check(root: Path, *, require: bool = REQUIRE_EVIDENCE,
     pages = guide_pages(root)
     for evidence in sorted((root / EVIDENCE_DIR).glob("*.toml")):
         if evidence.name not in OWN_REGISTERS and page_of(root, evidence) not in pages:
-            violations.append(Violation(str(evidence.relative_to(root)), 1, "evidence-page",
-                                        f"names no guide page: {page_of(root, evidence).relative_to(root)} "
-                                        f"does not exist"))
+            violations.append(
+                Violation(
+                    str(evidence.relative_to(root)),
+                    1,
+                    "evidence-page",
+                    f"names no guide page: {page_of(root, evidence).relative_to(root)} "
+                    f"does not exist",
+                )
+            )
     for page in pages:
         evidence = evidence_file(root, page)
         if evidence.is_file():
             violations += check_one(root, page, evidence)
         elif require:
-            violations.append(Violation(str(page.relative_to(root)), 1, "evidence-missing",
-                                        f"no evidence file {evidence.relative_to(root)}"))
+            violations.append(
+                Violation(
+                    str(page.relative_to(root)),
+                    1,
+                    "evidence-missing",
+                    f"no evidence file {evidence.relative_to(root)}",
+                )
+            )
         else:
             without.append(str(page.relative_to(root)))
     return Result(tuple(violations), tuple(without))

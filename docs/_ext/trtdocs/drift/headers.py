@@ -111,7 +111,11 @@ def cuda_include() -> Path | None:
 def cuda_words(inc: Path, dist: str) -> str:
     """'CUDA 13.1's headers (the triton 3.8.0 wheel's)', from ``CUDART_VERSION``."""
     api = inc / "cuda_runtime_api.h"
-    m = _CUDART_VERSION.search(api.read_text(encoding="utf-8", errors="replace")) if api.is_file() else None
+    m = (
+        _CUDART_VERSION.search(api.read_text(encoding="utf-8", errors="replace"))
+        if api.is_file()
+        else None
+    )
     cuda = f"CUDA {int(m[1]) // 1000}.{int(m[1]) % 1000 // 10}" if m else "CUDA"
     wheel = " ".join(filter(None, [dist, _version(dist)]))
     return f"{cuda}'s headers (the {wheel} wheel's)"
@@ -131,11 +135,17 @@ def stubs_enabled() -> bool:
 
 def real_folders() -> tuple[Path, ...]:
     """The folders of ``TRTDOCS_CXX_INCLUDE``."""
-    return tuple(Path(p) for p in str(config.from_environment("cxx_include")).split(os.pathsep) if p)
+    return tuple(
+        Path(p) for p in str(config.from_environment("cxx_include")).split(os.pathsep) if p
+    )
 
 
-def folders(base: Path | None = None, base_words: str = "", extra: Sequence[Path] = (),
-            stubs: bool | None = None) -> tuple[Folder, ...]:
+def folders(
+    base: Path | None = None,
+    base_words: str = "",
+    extra: Sequence[Path] = (),
+    stubs: bool | None = None,
+) -> tuple[Folder, ...]:
     """Include folders in search order: ExecuTorch's (``base``, by default
     :func:`executorch_include`) with its c10, CUDA's, ``TRTDOCS_CXX_INCLUDE`` and
     ``extra``, then the stubs (unless ``stubs`` is False or ``TRTDOCS_CXX_STUBS=0``)."""
@@ -145,8 +155,10 @@ def folders(base: Path | None = None, base_words: str = "", extra: Sequence[Path
         sdk = cxxsdk.include_dir()
         base_words = _sdk_words() if base is not None and base == sdk else _wheel_words()
     if base is not None:
-        out += [Folder(base, "package", base_words),
-                Folder(base / "executorch/runtime/core/portable_type/c10", "package", base_words)]
+        out += [
+            Folder(base, "package", base_words),
+            Folder(base / "executorch/runtime/core/portable_type/c10", "package", base_words),
+        ]
     if (cuda := _cuda()) is not None:
         out.append(Folder(cuda[0], "package", cuda_words(*cuda)))
     out += [Folder(p, "real", "") for p in (*real_folders(), *extra)]
@@ -160,7 +172,9 @@ def include_dirs(extra: Sequence[Path] = (), base: Path | None = None) -> tuple[
     return tuple(f.path for f in folders(base, "", extra))
 
 
-def api_folders(extra: Sequence[Path] = (), stubs: bool | None = None) -> dict[str, tuple[Folder, ...]]:
+def api_folders(
+    extra: Sequence[Path] = (), stubs: bool | None = None
+) -> dict[str, tuple[Folder, ...]]:
     """ExecuTorch release ("1.5") -> include folders, for each ExecuTorch whose
     headers are here: the installed Python wheel and the C++ package."""
     sets: dict[str, tuple[Folder, ...]] = {}
@@ -191,9 +205,14 @@ def sources() -> tuple[Mapping[str, Any], ...]:
     return tuple(MappingProxyType(r) for r in data["repository"])
 
 
-_REAL = re.compile(r"^// real: (?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{40})\b.*\n//\s+(?P<path>[^\s,]+)", re.M)
+_REAL = re.compile(
+    r"^// real: (?P<repo>[\w.-]+/[\w.-]+)@(?P<commit>[0-9a-f]{40})\b.*\n//\s+(?P<path>[^\s,]+)",
+    re.M,
+)
 # a class or a function declared at namespace level (members are indented)
-_DECLARATION = re.compile(r"^(?:class|struct|enum|union)\s+\w+|^[A-Za-z_][\w:<>,* &]*\s+\w+\([^;{]*\);", re.M)
+_DECLARATION = re.compile(
+    r"^(?:class|struct|enum|union)\s+\w+|^[A-Za-z_][\w:<>,* &]*\s+\w+\([^;{]*\);", re.M
+)
 
 
 def check_stubs(folder: Path = STUBS) -> list[str]:
@@ -201,20 +220,27 @@ def check_stubs(folder: Path = STUBS) -> list[str]:
     ``// real: <repo>@<commit>`` comment above it (the next comment line names the
     real file), a source not in ``SOURCES.toml``, a real file that is not where the
     stub's name says, a stub ``SOURCES.toml`` names that is not there."""
-    repos = {(r["repo"], r["commit"]): r for r in
-             tomllib.loads((folder / SOURCES.name).read_text(encoding="utf-8"))["repository"]}
+    repos = {
+        (r["repo"], r["commit"]): r
+        for r in tomllib.loads((folder / SOURCES.name).read_text(encoding="utf-8"))["repository"]
+    }
     problems: list[str] = []
     named = {name for r in repos.values() for name in r["stubs"]}
     stubs = sorted(str(p.relative_to(folder)) for p in folder.rglob("*.h"))
-    problems += [f"SOURCES.toml names {name}, which is not in {folder}" for name in sorted(named - set(stubs))]
+    problems += [
+        f"SOURCES.toml names {name}, which is not in {folder}"
+        for name in sorted(named - set(stubs))
+    ]
     for name in stubs:
         text = (folder / name).read_text(encoding="utf-8")
         sources = list(_REAL.finditer(text))
         for decl in _DECLARATION.finditer(text):
             above = [m for m in sources if m.end() <= decl.start()]
-            between = text[above[-1].end():decl.start()].split("\n")[1:] if above else []
+            between = text[above[-1].end() : decl.start()].split("\n")[1:] if above else []
             if not above or any(line and not line.startswith("//") for line in between):
-                problems.append(f"{name}: {decl[0]!r} has no '// real: <repo>@<commit>' comment right above it")
+                problems.append(
+                    f"{name}: {decl[0]!r} has no '// real: <repo>@<commit>' comment right above it"
+                )
         for m in sources:
             repo = repos.get((m["repo"], m["commit"]))
             if repo is None:
@@ -222,6 +248,8 @@ def check_stubs(folder: Path = STUBS) -> list[str]:
                 continue
             inside = Path(name).relative_to(repo["into"]) if repo["into"] else Path(name)
             if m["path"] != str(Path(repo["path"]) / inside) or name not in repo["stubs"]:
-                problems.append(f"{name}: its source {m['path']} is not {repo['path']}/{inside} "
-                                f"of {m['repo']}, or SOURCES.toml does not list it there")
+                problems.append(
+                    f"{name}: its source {m['path']} is not {repo['path']}/{inside} "
+                    f"of {m['repo']}, or SOURCES.toml does not list it there"
+                )
     return problems

@@ -42,8 +42,17 @@ from .headers import EXTRA_INCLUDE_ENV, STUBS_ENV, include_dirs, stubs_digest
 PACKAGE = Path(__file__).resolve().parents[1]  # trtdocs: the guards and the code they call
 SCHEMA = 1
 # What the guards read pages and install commands with, and where the CUDA headers come from.
-TOOLS = ("markdown-it-py", "mdit-py-plugins", "PyYAML", "jupytext", "packaging", "griffe",
-         "triton", "nvidia-cuda-runtime", "nvidia-cuda-crt")
+TOOLS = (
+    "markdown-it-py",
+    "mdit-py-plugins",
+    "PyYAML",
+    "jupytext",
+    "packaging",
+    "griffe",
+    "triton",
+    "nvidia-cuda-runtime",
+    "nvidia-cuda-crt",
+)
 
 
 def inputs_key(table: Path, documented: str) -> str:
@@ -61,7 +70,9 @@ def inputs_key(table: Path, documented: str) -> str:
     h.update(f"documented={documented} python={sys.version}".encode())
     h.update(f"{shutil.which('g++')} {cxxsdk.toolchain_identity()}".encode())
     h.update(os.environ.get(cxxsdk.PREFIX_ENV, "").encode())
-    h.update(f"{os.environ.get(STUBS_ENV, '')} {stubs_digest()}".encode())  # the stubs, and whether they are used
+    h.update(
+        f"{os.environ.get(STUBS_ENV, '')} {stubs_digest()}".encode()
+    )  # the stubs, and whether they are used
     h.update(" ".join(map(str, include_dirs())).encode())
     for folder in filter(None, os.environ.get(EXTRA_INCLUDE_ENV, "").split(os.pathsep)):
         h.update(_tree(Path(folder)).encode())  # a header checkout may change under the same path
@@ -79,8 +90,14 @@ def _tree(folder: Path) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def site_key(root: Path, table: Path, documented: str, site_files: list[Path],
-             cxx_include: Sequence[Path] = (), cxx_stubs: bool = True) -> str:
+def site_key(
+    root: Path,
+    table: Path,
+    documented: str,
+    site_files: list[Path],
+    cxx_include: Sequence[Path] = (),
+    cxx_stubs: bool = True,
+) -> str:
     """:func:`inputs_key`, every page, ``site_files`` (what the site guards read), and
     the C++ settings a build hands the guards (its folders of real headers, their files)."""
     h = hashlib.sha256(inputs_key(table, documented).encode())

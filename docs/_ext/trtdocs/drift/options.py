@@ -26,25 +26,40 @@ def popped_defaults(index: ApiIndex, path: str = SAVE) -> dict[str, str]:
     """``{name: default as source}`` for each ``kwargs.pop("name", default)`` in ``path``."""
     func = index.lookup(path)
     tree = ast.parse(Path(func.filepath).read_text(encoding="utf-8"))
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
-                and n.name == func.name and n.lineno == func.lineno)
+    node = next(
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef) and n.name == func.name and n.lineno == func.lineno
+    )
     kw = node.args.kwarg.arg if node.args.kwarg else "kwargs"
     return {
         c.args[0].value: ast.unparse(c.args[1]) if len(c.args) > 1 else "(required)"
         for c in ast.walk(node)
-        if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "pop"
-        and isinstance(c.func.value, ast.Name) and c.func.value.id == kw
-        and c.args and isinstance(c.args[0], ast.Constant) and isinstance(c.args[0].value, str)
+        if isinstance(c, ast.Call)
+        and isinstance(c.func, ast.Attribute)
+        and c.func.attr == "pop"
+        and isinstance(c.func.value, ast.Name)
+        and c.func.value.id == kw
+        and c.args
+        and isinstance(c.args[0], ast.Constant)
+        and isinstance(c.args[0].value, str)
     }
 
 
-def check(table_path: Path, index: ApiIndex, documented_has: Callable[[str], bool],
-          *, where: str | None = None) -> list[Violation]:
+def check(
+    table_path: Path,
+    index: ApiIndex,
+    documented_has: Callable[[str], bool],
+    *,
+    where: str | None = None,
+) -> list[Violation]:
     """Violations of the table at ``table_path`` (reported as ``where``);
     ``documented_has(feature_id)`` says whether the documented release has a feature."""
     text = table_path.read_text(encoding="utf-8")
     entries = tomllib.loads(text)["options"]
-    starts = [n for n, line in enumerate(text.splitlines(), start=1) if line.strip() == "[[options]]"]
+    starts = [
+        n for n, line in enumerate(text.splitlines(), start=1) if line.strip() == "[[options]]"
+    ]
     popped = popped_defaults(index)
     where = where or str(table_path)
     found: list[Violation] = []
@@ -52,15 +67,41 @@ def check(table_path: Path, index: ApiIndex, documented_has: Callable[[str], boo
         name, default, feature = entry["name"], entry["default"], entry["feature"]
         if documented_has(feature):
             if name not in popped:
-                found.append(Violation(where, line, RULE, f"{name!r}: the installed {SAVE} "
-                                       "does not take it out of **kwargs"))
+                found.append(
+                    Violation(
+                        where,
+                        line,
+                        RULE,
+                        f"{name!r}: the installed {SAVE} does not take it out of **kwargs",
+                    )
+                )
             elif popped[name] != default:
-                found.append(Violation(where, line, RULE, f"{name!r}: default {default} in the "
-                                       f"table, {popped[name]} in the installed {SAVE}"))
+                found.append(
+                    Violation(
+                        where,
+                        line,
+                        RULE,
+                        f"{name!r}: default {default} in the "
+                        f"table, {popped[name]} in the installed {SAVE}",
+                    )
+                )
         elif name in popped:
-            found.append(Violation(where, line, RULE, f"{name!r}: its feature {feature!r} is newer "
-                                   f"than the documented release, but the installed {SAVE} takes it"))
+            found.append(
+                Violation(
+                    where,
+                    line,
+                    RULE,
+                    f"{name!r}: its feature {feature!r} is newer "
+                    f"than the documented release, but the installed {SAVE} takes it",
+                )
+            )
     for name in sorted(set(popped) - {e["name"] for e in entries}):
-        found.append(Violation(where, 1, RULE, f"the installed {SAVE} takes {name!r} out of "
-                               "**kwargs; the table lacks it"))
+        found.append(
+            Violation(
+                where,
+                1,
+                RULE,
+                f"the installed {SAVE} takes {name!r} out of **kwargs; the table lacks it",
+            )
+        )
     return found

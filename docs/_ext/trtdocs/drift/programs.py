@@ -39,31 +39,69 @@ from ..vocab import CPP_LANGUAGES, SHELL_LANGUAGES
 from . import Violation
 from .blocks import Block, iter_blocks
 
-RULES: Mapping[str, str] = MappingProxyType({
-    "programs-unwritten": "every programs/<file> a page reads is written by some page of the guide",
-    "programs-order": "every programs/<file> a page reads is written by an earlier page (index.md's toctree order)",
-    "programs-link": "a page that reads a file an earlier page writes links to that page ({doc} or a link)",
-    "programs-tempfile": "no page reads a file that another page writes into its tempfile folder, nor a /tmp path",
-    "programs-shell": "a shell step splits into words (shlex)",
-})
+RULES: Mapping[str, str] = MappingProxyType(
+    {
+        "programs-unwritten": "every programs/<file> a page reads is written by some page of the guide",
+        "programs-order": "every programs/<file> a page reads is written by an earlier page (index.md's toctree order)",
+        "programs-link": "a page that reads a file an earlier page writes links to that page ({doc} or a link)",
+        "programs-tempfile": "no page reads a file that another page writes into its tempfile folder, nor a /tmp path",
+        "programs-shell": "a shell step splits into words (shlex)",
+    }
+)
 INDEX = "index.md"
 FOLDER = "programs"  # contract 1: PROGRAMS = Path("programs")
 PYTHON_LANGUAGES = frozenset({"ipython3", "ipython", "python", "python3"})
 # Calls (the last part of the called name) whose path arguments are written.
-WRITE_CALLS = frozenset({"save", "write_to_file", "write_tensor_data_to_file", "save_pte_program",
-                         "savez", "urlretrieve", "copy", "copy2", "copyfile", "copytree", "move"})
+WRITE_CALLS = frozenset(
+    {
+        "save",
+        "write_to_file",
+        "write_tensor_data_to_file",
+        "save_pte_program",
+        "savez",
+        "urlretrieve",
+        "copy",
+        "copy2",
+        "copyfile",
+        "copytree",
+        "move",
+    }
+)
 # Calls that pass a path along (their own use is decided by the call around them) or only show it.
-NEUTRAL_CALLS = frozenset({"str", "repr", "Path", "PurePath", "fspath", "join", "print", "display",
-                           "format", "resolve", "absolute", "exists", "is_file", "is_dir", "len"})
+NEUTRAL_CALLS = frozenset(
+    {
+        "str",
+        "repr",
+        "Path",
+        "PurePath",
+        "fspath",
+        "join",
+        "print",
+        "display",
+        "format",
+        "resolve",
+        "absolute",
+        "exists",
+        "is_file",
+        "is_dir",
+        "len",
+    }
+)
 # save()'s keyword that names the engines' data file written beside the program (``<name>.ptd``)
 EXTERNAL_DATA_KEYWORD = "external_engine_data"
-PATH_WRITES = frozenset({"write_bytes", "write_text", "mkdir", "touch", "unlink", "rename", "replace"})
-SHELL_WRITE_OPTIONS = frozenset({">", ">>", "-o", "--output", "--output_path", "--out", "-B", "--build"})  # cmake -B/--build: its build folder
+PATH_WRITES = frozenset(
+    {"write_bytes", "write_text", "mkdir", "touch", "unlink", "rename", "replace"}
+)
+SHELL_WRITE_OPTIONS = frozenset(
+    {">", ">>", "-o", "--output", "--output_path", "--out", "-B", "--build"}
+)  # cmake -B/--build: its build folder
 SHELL_LAST_WRITES = frozenset({"cp", "mv", "ln", "install"})
 SHELL_ALL_WRITES = frozenset({"mkdir", "touch", "tee"})
 _TEMP_FACTORIES = frozenset({"TemporaryDirectory", "mkdtemp", "gettempdir"})
 _PATHLIKE = re.compile(r"^(\./)?[\w.+-]+(/[\w.+-]+)*/?$")
-_SUFFIX = re.compile(r"\.[a-z][a-z0-9]{0,7}$")  # a file name's suffix (.pte, .ptd, .cpp), not a module path
+_SUFFIX = re.compile(
+    r"\.[a-z][a-z0-9]{0,7}$"
+)  # a file name's suffix (.pte, .ptd, .cpp), not a module path
 _CPP_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
 _LINK = re.compile(r"\{doc\}`(?:[^`<]*<)?([^`>]+)>?`|\]\(([^)\s#]+)")
 
@@ -98,7 +136,7 @@ def reading_order(root: Path) -> list[Path]:
 def _where(text: str) -> Where | None:
     """A path string as (root, path): ``programs/...`` or a relative or /tmp file path."""
     if text.startswith("/tmp/"):
-        return "temp", text[len("/tmp/"):]
+        return "temp", text[len("/tmp/") :]
     if not _PATHLIKE.match(text):
         return None
     parts = PurePosixPath(text).parts
@@ -111,7 +149,9 @@ class _Cells(ast.NodeVisitor):
     """A page's code cells as one kernel: names bound to paths carry over between cells."""
 
     def __init__(self) -> None:
-        self.names: dict[str, Where | str] = {}  # name -> a path, or "tempobj" (a TemporaryDirectory)
+        self.names: dict[
+            str, Where | str
+        ] = {}  # name -> a path, or "tempobj" (a TemporaryDirectory)
         self.found: list[Access] = []
         self.offset = 0  # page line of the cell's first line, less one
 
@@ -161,8 +201,10 @@ class _Cells(ast.NodeVisitor):
 
     def visit_With(self, node: ast.With) -> None:
         for item in node.items:
-            if isinstance(item.optional_vars, ast.Name) and _called(getattr(item.context_expr, "func", None)) \
-                    == "TemporaryDirectory":
+            if (
+                isinstance(item.optional_vars, ast.Name)
+                and _called(getattr(item.context_expr, "func", None)) == "TemporaryDirectory"
+            ):
                 self.names[item.optional_vars.id] = ("temp", "")
         self.generic_visit(node)
 
@@ -175,8 +217,11 @@ class _Cells(ast.NodeVisitor):
                 self._record(node.func.value, False)
         args = [*node.args, *(k.value for k in node.keywords)]
         if called == "open" and node.args:
-            mode = node.args[1] if len(node.args) > 1 else next(
-                (k.value for k in node.keywords if k.arg == "mode"), None)
+            mode = (
+                node.args[1]
+                if len(node.args) > 1
+                else next((k.value for k in node.keywords if k.arg == "mode"), None)
+            )
             writes = isinstance(mode, ast.Constant) and any(c in str(mode.value) for c in "wax")
             self._record(node.args[0], writes)
         elif called in ("copy", "copy2", "copyfile", "copytree", "move") and len(node.args) >= 2:
@@ -191,13 +236,29 @@ class _Cells(ast.NodeVisitor):
 
     def _external_data(self, node: ast.Call) -> None:
         """``save(..., path, external_engine_data="name")`` also writes ``name.ptd`` beside the program."""
-        name = next((k.value.value for k in node.keywords if k.arg == EXTERNAL_DATA_KEYWORD
-                     and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)), None)
-        program = next((v for a in node.args if isinstance(v := self.value(a), tuple) and v[0] != "str"), None)
+        name = next(
+            (
+                k.value.value
+                for k in node.keywords
+                if k.arg == EXTERNAL_DATA_KEYWORD
+                and isinstance(k.value, ast.Constant)
+                and isinstance(k.value.value, str)
+            ),
+            None,
+        )
+        program = next(
+            (v for a in node.args if isinstance(v := self.value(a), tuple) and v[0] != "str"), None
+        )
         if name and program is not None:
             folder = "/".join(program[1].split("/")[:-1])
-            self.found.append(Access(program[0], "/".join(p for p in (folder, f"{name}.ptd") if p), True,
-                                     self.offset + node.lineno))
+            self.found.append(
+                Access(
+                    program[0],
+                    "/".join(p for p in (folder, f"{name}.ptd") if p),
+                    True,
+                    self.offset + node.lineno,
+                )
+            )
 
 
 def _called(func: ast.AST | None) -> str:
@@ -211,7 +272,10 @@ def _shell_lines(block: Block) -> Iterator[tuple[int, str]]:
     pending, start = "", 0
     for n, raw in enumerate(block.lines):
         line = raw
-        if block.language in ("console", "shell-session"):  # prompt lines are commands, the rest output
+        if block.language in (
+            "console",
+            "shell-session",
+        ):  # prompt lines are commands, the rest output
             if not raw.startswith("$ ") and not pending:
                 continue  # output
             line = raw[2:] if raw.startswith("$ ") else raw
@@ -235,8 +299,11 @@ def shell_accesses(line: int, command: str) -> list[Access]:
         paths = [(i, where) for i in range(len(words)) if (where := _shell_path(words, i))]
         last = paths[-1][0] if paths else -1
         for i, (root, path) in paths:
-            write = ((i > 0 and words[i - 1] in SHELL_WRITE_OPTIONS) or words[0] in SHELL_ALL_WRITES
-                     or (words[0] in SHELL_LAST_WRITES and i == last and len(paths) > 1))
+            write = (
+                (i > 0 and words[i - 1] in SHELL_WRITE_OPTIONS)
+                or words[0] in SHELL_ALL_WRITES
+                or (words[0] in SHELL_LAST_WRITES and i == last and len(paths) > 1)
+            )
             out.append(Access(root, path, write, line))
     return out
 
@@ -279,11 +346,22 @@ def page_accesses(path: Path, rel: str) -> tuple[list[Access], list[Violation]]:
                     found.append(Access(*where, True, block.first_line))
                 continue
             if re.match(r"%%(bash|sh)\b", first):
-                shell = list(_shell_lines(dataclasses.replace(
-                    block, language="bash", lines=block.lines[1:], first_line=block.first_line + 1)))
+                shell = list(
+                    _shell_lines(
+                        dataclasses.replace(
+                            block,
+                            language="bash",
+                            lines=block.lines[1:],
+                            first_line=block.first_line + 1,
+                        )
+                    )
+                )
             else:
-                shell = [(block.first_line + n, text.strip()[1:]) for n, text in enumerate(block.lines)
-                         if text.strip().startswith("!")]
+                shell = [
+                    (block.first_line + n, text.strip()[1:])
+                    for n, text in enumerate(block.lines)
+                    if text.strip().startswith("!")
+                ]
                 try:
                     tree = parse_cell(block.text)
                 except SyntaxError:
@@ -302,7 +380,9 @@ def page_accesses(path: Path, rel: str) -> tuple[list[Access], list[Violation]]:
             try:
                 found += shell_accesses(line, command)
             except ValueError as exc:
-                problems.append(Violation(rel, line, "programs-shell", f"the shell step does not split: {exc}"))
+                problems.append(
+                    Violation(rel, line, "programs-shell", f"the shell step does not split: {exc}")
+                )
     return found + cells.found, problems
 
 
@@ -320,19 +400,28 @@ def _links(path: Path, root: Path) -> set[str]:
             continue
         base = root if target.startswith("/") else path.parent
         resolved = (base / target.lstrip("/")).with_suffix("")
-        out.add(str(resolved.resolve().relative_to(root.resolve())) if resolved.resolve().is_relative_to(
-            root.resolve()) else target)
+        out.add(
+            str(resolved.resolve().relative_to(root.resolve()))
+            if resolved.resolve().is_relative_to(root.resolve())
+            else target
+        )
     return out
 
 
-Accesses = Callable[[Path, str], tuple[list[Access], list[Violation]]]  # page_accesses, or a memo of it
+Accesses = Callable[
+    [Path, str], tuple[list[Access], list[Violation]]
+]  # page_accesses, or a memo of it
 
 
-def check(root: Path, pages: Iterable[Path] | None = None, *, accesses_of: Accesses = page_accesses) -> list[Violation]:
+def check(
+    root: Path, pages: Iterable[Path] | None = None, *, accesses_of: Accesses = page_accesses
+) -> list[Violation]:
     """The rules of :data:`RULES` over ``pages`` (by default :func:`reading_order`),
     each page read by ``accesses_of``."""
     root = root.resolve()
-    order = [p.resolve() for p in (pages if pages is not None else reading_order(root)) if p.is_file()]
+    order = [
+        p.resolve() for p in (pages if pages is not None else reading_order(root)) if p.is_file()
+    ]
     rels = [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in order]
     violations: list[Violation] = []
     accesses: list[list[Access]] = []
@@ -348,31 +437,75 @@ def check(root: Path, pages: Iterable[Path] | None = None, *, accesses_of: Acces
                 continue
             shown = f"{read.root}/{read.path}" if read.root == FOLDER else read.path
             if read.root == FOLDER:
-                writers = [m for m, other in enumerate(accesses) if m != n and any(
-                    w.write and w.root == FOLDER and w.path and overlap(w.path, read.path) for w in other)]
+                writers = [
+                    m
+                    for m, other in enumerate(accesses)
+                    if m != n
+                    and any(
+                        w.write and w.root == FOLDER and w.path and overlap(w.path, read.path)
+                        for w in other
+                    )
+                ]
                 earlier = [m for m in writers if m < n]
                 if not writers:
-                    violations.append(Violation(rel, read.line, "programs-unwritten",
-                                                f"{shown} is read here, and no page of the guide writes it"))
+                    violations.append(
+                        Violation(
+                            rel,
+                            read.line,
+                            "programs-unwritten",
+                            f"{shown} is read here, and no page of the guide writes it",
+                        )
+                    )
                 elif not earlier:
-                    violations.append(Violation(rel, read.line, "programs-order",
-                                                f"{shown} is read here, and only a later page writes it: "
-                                                f"{', '.join(rels[m] for m in writers)}"))
+                    violations.append(
+                        Violation(
+                            rel,
+                            read.line,
+                            "programs-order",
+                            f"{shown} is read here, and only a later page writes it: "
+                            f"{', '.join(rels[m] for m in writers)}",
+                        )
+                    )
                 elif not any(str(Path(rels[m]).with_suffix("")) in links for m in earlier):
-                    violations.append(Violation(rel, read.line, "programs-link",
-                                                f"{shown} is written by {rels[earlier[-1]]}; "
-                                                f"link to that page where the file is used"))
+                    violations.append(
+                        Violation(
+                            rel,
+                            read.line,
+                            "programs-link",
+                            f"{shown} is written by {rels[earlier[-1]]}; "
+                            f"link to that page where the file is used",
+                        )
+                    )
                 continue
             if read.root == "temp":
-                violations.append(Violation(rel, read.line, "programs-tempfile",
-                                            f"/tmp/{read.path} is read here and not written on this page; "
-                                            f"files a page hands on go to {FOLDER}/"))
+                violations.append(
+                    Violation(
+                        rel,
+                        read.line,
+                        "programs-tempfile",
+                        f"/tmp/{read.path} is read here and not written on this page; "
+                        f"files a page hands on go to {FOLDER}/",
+                    )
+                )
                 continue
-            temp_writers = [rels[m] for m, other in enumerate(accesses) if m != n and any(
-                w.write and w.root == "temp" and w.path and overlap(w.path, read.path) for w in other)]
+            temp_writers = [
+                rels[m]
+                for m, other in enumerate(accesses)
+                if m != n
+                and any(
+                    w.write and w.root == "temp" and w.path and overlap(w.path, read.path)
+                    for w in other
+                )
+            ]
             if temp_writers:
-                violations.append(Violation(rel, read.line, "programs-tempfile",
-                                            f"{shown} is read here, and {', '.join(temp_writers)} writes it into "
-                                            f"a temporary folder that is gone when its kernel ends; write it to "
-                                            f"{FOLDER}/{read.path} there and read that path here"))
+                violations.append(
+                    Violation(
+                        rel,
+                        read.line,
+                        "programs-tempfile",
+                        f"{shown} is read here, and {', '.join(temp_writers)} writes it into "
+                        f"a temporary folder that is gone when its kernel ends; write it to "
+                        f"{FOLDER}/{read.path} there and read that path here",
+                    )
+                )
     return violations

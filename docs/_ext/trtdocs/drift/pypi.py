@@ -88,17 +88,23 @@ class _RangeFile(io.RawIOBase):
 
     def readinto(self, b) -> int:  # noqa: ANN001
         data = self.read(len(b))
-        b[:len(data)] = data
+        b[: len(data)] = data
         return len(data)
 
 
 @lru_cache(maxsize=None)
 def wheel_metadata(name: str, version: str) -> email.message.Message:
-    files = [f for f in project(name)["files"]
-             if f["filename"].endswith(".whl") and parse_wheel_filename(f["filename"])[1] == Version(version)]
+    files = [
+        f
+        for f in project(name)["files"]
+        if f["filename"].endswith(".whl")
+        and parse_wheel_filename(f["filename"])[1] == Version(version)
+    ]
     if not files:
         raise LookupError(f"{name} {version} has no wheel on PyPI")
-    files.sort(key=lambda f: next((i for i, t in enumerate(PREFERRED_TAGS) if t in f["filename"]), 99))
+    files.sort(
+        key=lambda f: next((i for i, t in enumerate(PREFERRED_TAGS) if t in f["filename"]), 99)
+    )
     chosen = files[0]
     with zipfile.ZipFile(_RangeFile(chosen["url"], int(chosen["size"]))) as zf:
         meta = next(n for n in zf.namelist() if n.endswith(".dist-info/METADATA"))
@@ -107,12 +113,18 @@ def wheel_metadata(name: str, version: str) -> email.message.Message:
 
 def requires(name: str, version: str, extras: Iterable[str] = ()) -> list[Requirement]:
     """Requires-Dist of one release, with the markers of ``extras`` applied (Linux, CPython 3.11)."""
-    env = {"sys_platform": "linux", "platform_system": "Linux", "python_version": "3.11",
-           "platform_machine": "x86_64"}
+    env = {
+        "sys_platform": "linux",
+        "platform_system": "Linux",
+        "python_version": "3.11",
+        "platform_machine": "x86_64",
+    }
     out: list[Requirement] = []
     for raw in wheel_metadata(name, version).get_all("Requires-Dist") or ():
         req = Requirement(raw)
-        if req.marker is None or any(req.marker.evaluate({**env, "extra": e}) for e in ("", *extras)):
+        if req.marker is None or any(
+            req.marker.evaluate({**env, "extra": e}) for e in ("", *extras)
+        ):
             out.append(req)
     return out
 
@@ -136,6 +148,8 @@ def check_release(release: Release, extras: Iterable[str] = ("executorch",)) -> 
         for req in requires(name, str(version), extras if name == TORCH_TENSORRT else ()):
             other = canonicalize_name(req.name)
             if other in pinned and not req.specifier.contains(pinned[other], prereleases=True):
-                problems.append(f"{name} {version} requires {req} but the table pins {other} "
-                                f"{pins[other]} (resolves to {pinned[other]})")
+                problems.append(
+                    f"{name} {version} requires {req} but the table pins {other} "
+                    f"{pins[other]} (resolves to {pinned[other]})"
+                )
     return problems

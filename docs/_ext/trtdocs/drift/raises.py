@@ -47,20 +47,24 @@ ERRORS = "docs/data/errors.toml"
 REACH = frozenset({"user", "internal"})
 TOP_KEYS = frozenset({"scope", "failure"})
 SCOPE_KEYS = frozenset({"call", "dist", "path", "functions"})
-FAILURE_KEYS = frozenset({"call", "option", "error", "site", "upstream", "reach", "why", "named", "left_out"})
+FAILURE_KEYS = frozenset(
+    {"call", "option", "error", "site", "upstream", "reach", "why", "named", "left_out"}
+)
 SITE_KEYS = frozenset({"dist", "path", "function", "fragment"})
 UPSTREAM_KEYS = frozenset({"repo", "commit", "path", "function", "fragment"})
 MODULE = "<module>"  # the function name of module-level code
-RULES: Mapping[str, str] = MappingProxyType({
-    "failures-toml": "the register is valid TOML",
-    "failures-keys": "[[scope]] and [[failure]] tables with their keys only, each of the right type",
-    "failures-version": "the register's dist versions are the installed ones",
-    "failures-site": "each site's fragment occurs in a raise or assert of its function in the installed "
-                     "file (in the binary's bytes for compiled code)",
-    "failures-scope": "each raise in a scope's functions has an entry",
-    "failures-named": "each named target exists: the anchor in docs/data/errors.toml, the text in the page",
-    "failures-reach": "reach is user or internal; a user entry is named or left out, an internal one says why",
-})
+RULES: Mapping[str, str] = MappingProxyType(
+    {
+        "failures-toml": "the register is valid TOML",
+        "failures-keys": "[[scope]] and [[failure]] tables with their keys only, each of the right type",
+        "failures-version": "the register's dist versions are the installed ones",
+        "failures-site": "each site's fragment occurs in a raise or assert of its function in the installed "
+        "file (in the binary's bytes for compiled code)",
+        "failures-scope": "each raise in a scope's functions has an entry",
+        "failures-named": "each named target exists: the anchor in docs/data/errors.toml, the text in the page",
+        "failures-reach": "reach is user or internal; a user entry is named or left out, an internal one says why",
+    }
+)
 _WS = re.compile(r"\s+")
 
 
@@ -88,21 +92,32 @@ def sites(source: str) -> list[Site]:
 
     def segment(node: ast.stmt) -> str:  # ast.get_source_segment splits the source on every call
         end = node.end_lineno or node.lineno
-        text = "".join(lines[node.lineno - 1:end])
-        return text[node.col_offset:len(text) - len(lines[end - 1]) + (node.end_col_offset or 0)]
+        text = "".join(lines[node.lineno - 1 : end])
+        return text[node.col_offset : len(text) - len(lines[end - 1]) + (node.end_col_offset or 0)]
 
     def visit(node: ast.AST, scope: list[str], caught: frozenset[str]) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 visit(child, [*scope, child.name], frozenset())
                 continue
-            inner = caught | {child.name} if isinstance(child, ast.ExceptHandler) and child.name else caught
+            inner = (
+                caught | {child.name}
+                if isinstance(child, ast.ExceptHandler) and child.name
+                else caught
+            )
             if isinstance(child, (ast.Raise, ast.Assert)):
                 exc = child.exc if isinstance(child, ast.Raise) else None
                 rethrow = isinstance(child, ast.Raise) and (
-                    exc is None or (isinstance(exc, ast.Name) and exc.id in caught))
-                found.append(Site(".".join(scope) or MODULE, child.lineno, segment(child),
-                                  isinstance(child, ast.Raise) and not rethrow))
+                    exc is None or (isinstance(exc, ast.Name) and exc.id in caught)
+                )
+                found.append(
+                    Site(
+                        ".".join(scope) or MODULE,
+                        child.lineno,
+                        segment(child),
+                        isinstance(child, ast.Raise) and not rethrow,
+                    )
+                )
             visit(child, scope, inner)
 
     visit(tree, [], frozenset())
@@ -111,7 +126,11 @@ def sites(source: str) -> list[Site]:
 
 def suggest(site: Site) -> str:
     """A fragment for a new entry: the longest piece of a string literal in the statement."""
-    pieces = [p for lit in re.findall(r'"((?:[^"\\\n]|\\.)*)"', site.text) for p in re.split(r"\{[^}]*\}", lit)]
+    pieces = [
+        p
+        for lit in re.findall(r'"((?:[^"\\\n]|\\.)*)"', site.text)
+        for p in re.split(r"\{[^}]*\}", lit)
+    ]
     return max(pieces, key=len, default=site.text.splitlines()[0]).strip()[:72]
 
 
@@ -133,7 +152,9 @@ def load(path: Path, rel: str) -> tuple[list[Entry], list[Entry], list[Violation
         return [], [], [Violation(rel, line, "failures-toml", f"not valid TOML: {exc}")]
     problems: list[Violation] = []
     if unknown := set(data) - TOP_KEYS:
-        problems.append(Violation(rel, 1, "failures-keys", f"unknown top-level key(s) {sorted(unknown)}"))
+        problems.append(
+            Violation(rel, 1, "failures-keys", f"unknown top-level key(s) {sorted(unknown)}")
+        )
     headers = _headers(raw)
     tables: dict[str, list[Entry]] = {}
     for kind, keys in (("scope", SCOPE_KEYS), ("failure", FAILURE_KEYS)):
@@ -162,18 +183,29 @@ def _shape(kind: str, item: object, keys: frozenset[str]) -> str | None:
         ok = isinstance(funcs, list) and funcs and all(isinstance(f, str) and f for f in funcs)
         return None if ok else "functions must be a non-empty list of names"
     site, upstream = item.get("site"), item.get("upstream")
-    if upstream is not None and (not isinstance(upstream, dict) or set(upstream) - UPSTREAM_KEYS or not all(
-            isinstance(upstream.get(k), str) and upstream[k] for k in ("repo", "commit", "path", "function"))):
+    if upstream is not None and (
+        not isinstance(upstream, dict)
+        or set(upstream) - UPSTREAM_KEYS
+        or not all(
+            isinstance(upstream.get(k), str) and upstream[k]
+            for k in ("repo", "commit", "path", "function")
+        )
+    ):
         return f"upstream must be a table with repo, commit, path, function (and fragment): {upstream!r}"
     if site is None and not (upstream and upstream.get("fragment")):
         return "site missing: only an error with no message in the binary goes without one, with upstream.fragment"
-    if site is not None and (not isinstance(site, dict) or set(site) - SITE_KEYS or not all(
-            isinstance(site.get(k), str) and site[k] for k in ("dist", "path", "fragment"))):
+    if site is not None and (
+        not isinstance(site, dict)
+        or set(site) - SITE_KEYS
+        or not all(isinstance(site.get(k), str) and site[k] for k in ("dist", "path", "fragment"))
+    ):
         return f"site must be a table with dist, path, fragment (and function): {site!r}"
     named = item.get("named")
-    if named is not None and not (isinstance(named, dict) and (
-            set(named) == {"anchor"} or set(named) == {"page", "text"})
-            and all(isinstance(v, str) and v for v in named.values())):
+    if named is not None and not (
+        isinstance(named, dict)
+        and (set(named) == {"anchor"} or set(named) == {"page", "text"})
+        and all(isinstance(v, str) and v for v in named.values())
+    ):
         return f"named must be {{anchor = ...}} or {{page = ..., text = ...}}: {named!r}"
     for key in ("option", "why", "left_out"):
         if key in item and (not isinstance(item[key], str) or not item[key].strip()):
@@ -181,8 +213,9 @@ def _shape(kind: str, item: object, keys: frozenset[str]) -> str | None:
     return None
 
 
-def _installed(dist: str, versions: dict[str, tuple[str, metadata.Distribution] | None]) -> tuple[
-        str, metadata.Distribution] | None:
+def _installed(
+    dist: str, versions: dict[str, tuple[str, metadata.Distribution] | None]
+) -> tuple[str, metadata.Distribution] | None:
     name = dist.split("==")[0]
     if name not in versions:
         try:
@@ -201,7 +234,10 @@ def _file(dist: str, path: str, versions: dict[str, Any]) -> tuple[Path | None, 
     if got is None:
         return None, f"{dist.split('==')[0]} is not installed"
     if got[0] != dist.split("==")[1]:
-        return None, f"the register is for {dist}, {got[0]} is installed: list its raise sites again"
+        return (
+            None,
+            f"the register is for {dist}, {got[0]} is installed: list its raise sites again",
+        )
     file = Path(str(got[1].locate_file(path)))
     return (file, None) if file.is_file() else (None, f"{path} is not in the installed {dist}")
 
@@ -220,8 +256,13 @@ def files_read(root: Path, register: str = REGISTER) -> list[Path]:
         failures = tomllib.loads((root / register).read_text(encoding="utf-8")).get("failure", [])
     except (OSError, tomllib.TOMLDecodeError):
         return out
-    pages = {f["named"]["page"] for f in failures if isinstance(f, dict)
-             and isinstance(f.get("named"), dict) and isinstance(f["named"].get("page"), str)}
+    pages = {
+        f["named"]["page"]
+        for f in failures
+        if isinstance(f, dict)
+        and isinstance(f.get("named"), dict)
+        and isinstance(f["named"].get("page"), str)
+    }
     return out + [root / p for p in sorted(pages)]
 
 
@@ -232,8 +273,14 @@ def check(root: Path, register: str = REGISTER) -> list[Violation]:
     if not path.is_file():
         return []
     scopes, failures, violations = load(path, register)
-    anchors = {e.get("anchor") for e in tomllib.loads((root / ERRORS).read_text(encoding="utf-8")).get(
-        "errors", [])} if (root / ERRORS).is_file() else set()
+    anchors = (
+        {
+            e.get("anchor")
+            for e in tomllib.loads((root / ERRORS).read_text(encoding="utf-8")).get("errors", [])
+        }
+        if (root / ERRORS).is_file()
+        else set()
+    )
     versions: dict[str, Any] = {}
     parsed: dict[Path, list[Site]] = {}
     binaries: dict[Path, bytes] = {}
@@ -252,15 +299,29 @@ def check(root: Path, register: str = REGISTER) -> list[Violation]:
         if file.suffix != ".py":
             binaries.setdefault(file, file.read_bytes())
             if site["fragment"].encode() not in binaries[file]:
-                violations.append(Violation(register, entry.line, "failures-site",
-                                            f"{site['fragment']!r} is not in {site['path']} of {site['dist']}"))
+                violations.append(
+                    Violation(
+                        register,
+                        entry.line,
+                        "failures-site",
+                        f"{site['fragment']!r} is not in {site['path']} of {site['dist']}",
+                    )
+                )
             continue
         found = _sites_of(file, parsed)
-        hits = [s for s in found if s.function == site.get("function") and site["fragment"] in s.text]
+        hits = [
+            s for s in found if s.function == site.get("function") and site["fragment"] in s.text
+        ]
         if not hits:
-            violations.append(Violation(register, entry.line, "failures-site",
-                                        f"no raise or assert of {site.get('function')!r} in {site['path']} "
-                                        f"({site['dist']}) holds {site['fragment']!r}"))
+            violations.append(
+                Violation(
+                    register,
+                    entry.line,
+                    "failures-site",
+                    f"no raise or assert of {site.get('function')!r} in {site['path']} "
+                    f"({site['dist']}) holds {site['fragment']!r}",
+                )
+            )
         for s in hits:
             covered[(file, s.line)] = True
     for scope in scopes:
@@ -268,47 +329,80 @@ def check(root: Path, register: str = REGISTER) -> list[Violation]:
     return violations
 
 
-def _check_failure(root: Path, register: str, entry: Entry, anchors: set[Any],
-                   pages: dict[str, str | None]) -> Iterator[Violation]:
+def _check_failure(
+    root: Path, register: str, entry: Entry, anchors: set[Any], pages: dict[str, str | None]
+) -> Iterator[Violation]:
     data, line = entry.data, entry.line
     if data["reach"] not in REACH:
-        yield Violation(register, line, "failures-reach", f"reach {data['reach']!r} is not one of {sorted(REACH)}")
+        yield Violation(
+            register,
+            line,
+            "failures-reach",
+            f"reach {data['reach']!r} is not one of {sorted(REACH)}",
+        )
     elif data["reach"] == "user" and "named" not in data and "left_out" not in data:
-        yield Violation(register, line, "failures-reach",
-                        f"{data['error']!r} can be hit by a user: name it (named) or say why not (left_out)")
+        yield Violation(
+            register,
+            line,
+            "failures-reach",
+            f"{data['error']!r} can be hit by a user: name it (named) or say why not (left_out)",
+        )
     elif data["reach"] == "internal" and "why" not in data:
-        yield Violation(register, line, "failures-reach", f"{data['error']!r} is internal: say why (why)")
+        yield Violation(
+            register, line, "failures-reach", f"{data['error']!r} is internal: say why (why)"
+        )
     named = data.get("named")
     if named and "anchor" in named and named["anchor"] not in anchors:
-        yield Violation(register, line, "failures-named", f"no errors entry {named['anchor']!r} in {ERRORS}")
+        yield Violation(
+            register, line, "failures-named", f"no errors entry {named['anchor']!r} in {ERRORS}"
+        )
     elif named and "page" in named:
         text = _pages(root, named["page"], pages)
         if text is None:
             yield Violation(register, line, "failures-named", f"no page {named['page']}")
         elif _WS.sub(" ", named["text"]).strip() not in text:
-            yield Violation(register, line, "failures-named",
-                            f"{named['text']!r} does not occur in {named['page']}: name the error there again")
+            yield Violation(
+                register,
+                line,
+                "failures-named",
+                f"{named['text']!r} does not occur in {named['page']}: name the error there again",
+            )
 
 
-def _check_scope(register: str, scope: Entry, versions: dict[str, Any], parsed: dict[Path, list[Site]],
-                 covered: dict[tuple[Path, int], bool]) -> Iterator[Violation]:
+def _check_scope(
+    register: str,
+    scope: Entry,
+    versions: dict[str, Any],
+    parsed: dict[Path, list[Site]],
+    covered: dict[tuple[Path, int], bool],
+) -> Iterator[Violation]:
     data = scope.data
     file, why = _file(data["dist"], data["path"], versions)
     if file is None:
-        yield Violation(register, scope.line, "failures-version" if "is installed" in (why or "") else
-                        "failures-site", str(why))
+        yield Violation(
+            register,
+            scope.line,
+            "failures-version" if "is installed" in (why or "") else "failures-site",
+            str(why),
+        )
         return
     found = _sites_of(file, parsed)
     names = {s.function for s in found} | {MODULE}
     for func in data["functions"]:
         if func not in names and not _defines(file, func):
-            yield Violation(register, scope.line, "failures-scope", f"{data['path']} has no function {func!r}")
+            yield Violation(
+                register, scope.line, "failures-scope", f"{data['path']} has no function {func!r}"
+            )
     for s in found:
         if s.starts and s.function in data["functions"] and not covered.get((file, s.line)):
-            yield Violation(register, scope.line, "failures-scope",
-                            f"{data['path']}:{s.line} ({s.function}) raises with no entry: "
-                            f"{_WS.sub(' ', s.text)[:100]!r}; add a [[failure]] with fragment "
-                            f"{suggest(s)!r}")
+            yield Violation(
+                register,
+                scope.line,
+                "failures-scope",
+                f"{data['path']}:{s.line} ({s.function}) raises with no entry: "
+                f"{_WS.sub(' ', s.text)[:100]!r}; add a [[failure]] with fragment "
+                f"{suggest(s)!r}",
+            )
 
 
 def _sites_of(file: Path, parsed: dict[Path, list[Site]]) -> list[Site]:

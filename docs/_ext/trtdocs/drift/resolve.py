@@ -42,28 +42,34 @@ from packaging.utils import canonicalize_name, parse_sdist_filename, parse_wheel
 # the pip that resolves: the venv's, which requirements-docs.txt pins
 RESOLVER: Final = metadata.version("pip")
 RESOLVED, FAILED, UNREACHABLE, NOT_RESOLVED = "resolved", "failed", "unreachable", "not resolved"
-STATUSES: Mapping[str, str] = MappingProxyType({
-    RESOLVED: "the resolver finished: the versions it would install are known",
-    FAILED: "the resolver stopped on something a reader meets too (no version, a conflict, a broken build)",
-    UNREACHABLE: "an index the resolution needs does not answer from this machine: marked, not failed",
-    NOT_RESOLVED: "this build does not resolve this command (another installer or platform): marked",
-})
+STATUSES: Mapping[str, str] = MappingProxyType(
+    {
+        RESOLVED: "the resolver finished: the versions it would install are known",
+        FAILED: "the resolver stopped on something a reader meets too (no version, a conflict, a broken build)",
+        UNREACHABLE: "an index the resolution needs does not answer from this machine: marked, not failed",
+        NOT_RESOLVED: "this build does not resolve this command (another installer or platform): marked",
+    }
+)
 # Failures pip's output names; a resolution that failed otherwise (pip did not start, an
 # error this module does not know) fails its build but is never kept for the day.
-CAUSES: Mapping[str, str] = MappingProxyType({
-    "metadata": "a package's metadata could not be generated (its source distribution's build failed)",
-    "no-version": "no version on the index satisfies a requirement",
-    "conflict": "the requirements conflict (ResolutionImpossible)",
-})
+CAUSES: Mapping[str, str] = MappingProxyType(
+    {
+        "metadata": "a package's metadata could not be generated (its source distribution's build failed)",
+        "no-version": "no version on the index satisfies a requirement",
+        "conflict": "the requirements conflict (ResolutionImpossible)",
+    }
+)
 PROBE_TIMEOUT_S: Final = 10
 RUN_TIMEOUT_S: Final = 600
 # Options of a page's command that have no meaning in a dry run into a folder of its own.
 _DROPPED_WITH_VALUE = frozenset({"-t", "--target", "--report"})
 _DROPPED = frozenset({"--user", "--system", "-q", "--quiet", "-v", "--verbose", "--dry-run"})
 # pip's words for a connection that failed (urllib3's and requests' exception names).
-_NETWORK = re.compile(r"NewConnectionError|NameResolutionError|Failed to establish a new connection|"
-                      r"ConnectTimeoutError|Temporary failure in name resolution|ProxyError|"
-                      r"Max retries exceeded")
+_NETWORK = re.compile(
+    r"NewConnectionError|NameResolutionError|Failed to establish a new connection|"
+    r"ConnectTimeoutError|Temporary failure in name resolution|ProxyError|"
+    r"Max retries exceeded"
+)
 _URL = re.compile(r"https?://[A-Za-z0-9.-]+(?::\d+)?/")
 
 
@@ -72,7 +78,9 @@ class Resolution:
     """What the resolver made of one command."""
 
     status: str  # a key of STATUSES
-    versions: Mapping[str, str] = dataclasses.field(default_factory=dict)  # canonical name -> version
+    versions: Mapping[str, str] = dataclasses.field(
+        default_factory=dict
+    )  # canonical name -> version
     reason: str = ""  # why it failed or was not resolved, in words
     stopped_at: str = ""  # the requirement or package the resolver stopped at
     cause: str = ""  # a failure's kind, one of CAUSES; "" for an outcome pip's output does not name
@@ -84,8 +92,11 @@ class Resolution:
     seconds: float = 0.0  # how long the resolver ran
 
     def to_json(self) -> dict[str, Any]:
-        return {**dataclasses.asdict(self), "versions": dict(self.versions),
-                "provisional": dict(self.provisional)}
+        return {
+            **dataclasses.asdict(self),
+            "versions": dict(self.versions),
+            "provisional": dict(self.provisional),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Resolution:
@@ -94,8 +105,10 @@ class Resolution:
 
 def target_words() -> str:
     """The interpreter and platform a resolution here is for: 'CPython 3.11, Linux x86_64'."""
-    return (f"{platform.python_implementation()} {sys.version_info.major}.{sys.version_info.minor}, "
-            f"{platform.system()} {platform.machine()}")
+    return (
+        f"{platform.python_implementation()} {sys.version_info.major}.{sys.version_info.minor}, "
+        f"{platform.system()} {platform.machine()}"
+    )
 
 
 def today() -> str:
@@ -114,8 +127,10 @@ def unreachable(url: str) -> str | None:
     """Why ``url``'s host does not answer, or None when it answers (any HTTP status).
     Asked once a run: a host that does not answer costs its timeout once."""
     try:
-        urllib.request.urlopen(urllib.request.Request(url, method="HEAD"),  # noqa: S310 -- http(s) only
-                               timeout=PROBE_TIMEOUT_S).close()
+        urllib.request.urlopen(
+            urllib.request.Request(url, method="HEAD"),  # noqa: S310 -- http(s) only
+            timeout=PROBE_TIMEOUT_S,
+        ).close()
     except urllib.error.HTTPError:
         return None  # it answered
     except (urllib.error.URLError, OSError) as exc:
@@ -140,7 +155,9 @@ def pip_args(args: Sequence[str]) -> list[str]:
     return out
 
 
-def resolve(args: Sequence[str], index_urls: Sequence[str], python: str = sys.executable) -> Resolution:
+def resolve(
+    args: Sequence[str], index_urls: Sequence[str], python: str = sys.executable
+) -> Resolution:
     """Resolve one command (``args``: its words after ``install``) with the venv's pinned pip."""
     common = {"resolver": f"pip {RESOLVER}", "target": target_words(), "day": today()}
     for url in index_urls:
@@ -148,51 +165,112 @@ def resolve(args: Sequence[str], index_urls: Sequence[str], python: str = sys.ex
             return Resolution(UNREACHABLE, reason=f"index unreachable: {url} ({why})", **common)
     with tempfile.TemporaryDirectory(prefix="resolve-") as tmp:
         report = Path(tmp) / "report.json"
-        command = [python, "-m", "pip", "install", "--dry-run", "--ignore-installed",
-                   "--report", str(report), "--target", str(Path(tmp) / "target"), "--no-cache-dir",
-                   "--use-feature=fast-deps", "--retries", "1", "--timeout", "30",
-                   "--progress-bar", "off", *pip_args(args)]
+        command = [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "--dry-run",
+            "--ignore-installed",
+            "--report",
+            str(report),
+            "--target",
+            str(Path(tmp) / "target"),
+            "--no-cache-dir",
+            "--use-feature=fast-deps",
+            "--retries",
+            "1",
+            "--timeout",
+            "30",
+            "--progress-bar",
+            "off",
+            *pip_args(args),
+        ]
         start = time.monotonic()
         try:
-            run = subprocess.run(command, capture_output=True, text=True, env=clean_env(),
-                                 timeout=RUN_TIMEOUT_S, cwd=tmp)
+            run = subprocess.run(
+                command,
+                capture_output=True,
+                text=True,
+                env=clean_env(),
+                timeout=RUN_TIMEOUT_S,
+                cwd=tmp,
+            )
         except subprocess.TimeoutExpired:
-            return Resolution(UNREACHABLE, reason=f"the resolver ran past {RUN_TIMEOUT_S} s", **common)
+            return Resolution(
+                UNREACHABLE, reason=f"the resolver ran past {RUN_TIMEOUT_S} s", **common
+            )
         seconds = round(time.monotonic() - start, 1)
         data = json.loads(report.read_text(encoding="utf-8")) if run.returncode == 0 else None
     return classify(run.returncode, run.stdout + run.stderr, data, seconds=seconds, **common)
 
 
-def classify(returncode: int, output: str, report: Mapping[str, Any] | None, *,
-             probe: Any = unreachable, **common: Any) -> Resolution:
+def classify(
+    returncode: int,
+    output: str,
+    report: Mapping[str, Any] | None,
+    *,
+    probe: Any = unreachable,
+    **common: Any,
+) -> Resolution:
     """pip's exit status, output and ``--report`` JSON as a :class:`Resolution`.
     ``probe(url)`` says why a host named in a failure does not answer (None: it does)."""
     if returncode == 0 and report is not None:
         return Resolution(RESOLVED, versions=report_versions(report), **common)
     picked = provisional(output)
-    if m := re.search(r"Encountered error while generating package metadata\.\s*╰─>\s*(\S+)", output):
+    if m := re.search(
+        r"Encountered error while generating package metadata\.\s*╰─>\s*(\S+)", output
+    ):
         package = m[1]
         for url in dict.fromkeys(_URL.findall(output)):
             if (why := probe(url)) is not None:
-                return Resolution(UNREACHABLE, reason=f"index unreachable: {url} ({why}), which the metadata "
-                                  f"step of {package} downloads from", stopped_at=package,
-                                  provisional=picked, **common)
-        return Resolution(FAILED, reason=f"the metadata of {package} could not be generated: "
-                          f"{_tail(output)}", stopped_at=package, cause="metadata", provisional=picked,
-                          **common)
+                return Resolution(
+                    UNREACHABLE,
+                    reason=f"index unreachable: {url} ({why}), which the metadata "
+                    f"step of {package} downloads from",
+                    stopped_at=package,
+                    provisional=picked,
+                    **common,
+                )
+        return Resolution(
+            FAILED,
+            reason=f"the metadata of {package} could not be generated: {_tail(output)}",
+            stopped_at=package,
+            cause="metadata",
+            provisional=picked,
+            **common,
+        )
     if _NETWORK.search(output):
         hosts = [u for u in dict.fromkeys(_URL.findall(output)) if probe(u) is not None]
         where = ", ".join(hosts) or "a host pip names in its output"
-        return Resolution(UNREACHABLE, reason=f"index unreachable: {where}", provisional=picked, **common)
+        return Resolution(
+            UNREACHABLE, reason=f"index unreachable: {where}", provisional=picked, **common
+        )
     if m := re.search(r"No matching distribution found for (\S+)", output):
-        return Resolution(FAILED, reason=f"no version on the index satisfies {m[1]}", stopped_at=m[1],
-                          cause="no-version", provisional=picked, **common)
+        return Resolution(
+            FAILED,
+            reason=f"no version on the index satisfies {m[1]}",
+            stopped_at=m[1],
+            cause="no-version",
+            provisional=picked,
+            **common,
+        )
     if "ResolutionImpossible" in output or "conflicting dependencies" in output:
         cause = re.search(r"The conflict is caused by:\n(.*?)\n\n", output, re.S)
-        return Resolution(FAILED, reason="conflicting requirements: " + " ".join(
-            (cause[1] if cause else _tail(output)).split()), cause="conflict", provisional=picked, **common)
-    return Resolution(FAILED, reason=f"pip exited with {returncode}: {_tail(output)}", provisional=picked,
-                      **common)
+        return Resolution(
+            FAILED,
+            reason="conflicting requirements: "
+            + " ".join((cause[1] if cause else _tail(output)).split()),
+            cause="conflict",
+            provisional=picked,
+            **common,
+        )
+    return Resolution(
+        FAILED,
+        reason=f"pip exited with {returncode}: {_tail(output)}",
+        provisional=picked,
+        **common,
+    )
 
 
 def settled(found: Resolution) -> bool:
@@ -202,8 +280,10 @@ def settled(found: Resolution) -> bool:
 
 def report_versions(report: Mapping[str, Any]) -> dict[str, str]:
     """Canonical name -> version of everything a ``--report`` would install."""
-    return {canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"]
-            for item in report.get("install", ())}
+    return {
+        canonicalize_name(item["metadata"]["name"]): item["metadata"]["version"]
+        for item in report.get("install", ())
+    }
 
 
 def provisional(output: str) -> dict[str, str]:
@@ -214,8 +294,11 @@ def provisional(output: str) -> dict[str, str]:
         picked[canonicalize_name(name)] = version
     for filename in re.findall(r"Downloading (\S+\.(?:whl|tar\.gz|zip))\b", output):
         try:
-            name, version = (parse_wheel_filename(filename)[:2] if filename.endswith(".whl")
-                             else parse_sdist_filename(filename))
+            name, version = (
+                parse_wheel_filename(filename)[:2]
+                if filename.endswith(".whl")
+                else parse_sdist_filename(filename)
+            )
         except ValueError:
             continue  # not a distribution's file name
         picked.setdefault(canonicalize_name(name), str(version))

@@ -45,17 +45,29 @@ from . import Violation
 from .blocks import iter_blocks
 from .commands import InstallCommand, find_commands, parse_command
 from .installs import target_release
-from .resolve import (FAILED, NOT_RESOLVED, RESOLVED, RESOLVER, UNREACHABLE, Resolution, resolve, settled,
-                      target_words, today)
+from .resolve import (
+    FAILED,
+    NOT_RESOLVED,
+    RESOLVED,
+    RESOLVER,
+    UNREACHABLE,
+    Resolution,
+    resolve,
+    settled,
+    target_words,
+    today,
+)
 
-RULES: Mapping[str, str] = MappingProxyType({
-    "resolves": "the resolver finishes on the command (where it stops, a reader's pip stops)",
-    "resolved-pins": "each of torch, torch-tensorrt, its runtime wheel, executorch and TensorRT that the "
-                     "resolution installs lies inside the pins of the release the command installs",
-    "resolved-published": "a command of a release the features table calls described finds no such "
-                          "release on the index (once it does, the release is published: update the table)",
-    "resolved-cxx": "a drift: cxx-package command resolves to the ExecuTorch the C++ guard builds against",
-})
+RULES: Mapping[str, str] = MappingProxyType(
+    {
+        "resolves": "the resolver finishes on the command (where it stops, a reader's pip stops)",
+        "resolved-pins": "each of torch, torch-tensorrt, its runtime wheel, executorch and TensorRT that the "
+        "resolution installs lies inside the pins of the release the command installs",
+        "resolved-published": "a command of a release the features table calls described finds no such "
+        "release on the index (once it does, the release is published: update the table)",
+        "resolved-cxx": "a drift: cxx-package command resolves to the ExecuTorch the C++ guard builds against",
+    }
+)
 Resolver = Callable[[Sequence[str], Sequence[str]], Resolution]
 WORKERS = 2  # commands resolved at once: the time is the network's, not the CPU's
 
@@ -94,14 +106,16 @@ def page_commands(path: Path, root: Path, table: Table) -> list[Shown]:
         except (KeyError, ValueError):
             continue  # an unknown release or platform: the directive fails the build itself
         windows = ", Windows" if where == "windows" else ""
-        shown += [Shown(c, f"the {block.language} command ({tool}{windows})", where)
-                  for c in parse_command(text, rel, block.fence_line, release=block.language)[0]]
+        shown += [
+            Shown(c, f"the {block.language} command ({tool}{windows})", where)
+            for c in parse_command(text, rel, block.fence_line, release=block.language)[0]
+        ]
     return sorted(shown, key=lambda s: s.command.line)
 
 
 def _short(text: str, width: int = 72) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= width else text[:width - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 # A result that does not hold for the day (an index that did not answer, a failure pip
@@ -111,20 +125,39 @@ UNSETTLED_FOR_S: Final = 3600
 
 
 def cache_key(shown: Shown, day: str) -> str:
-    words = [RESOLVER, shown.command.tool, shown.platform, *shown.command.args, "|",
-             *shown.command.index_urls, target_words(), day]
+    words = [
+        RESOLVER,
+        shown.command.tool,
+        shown.platform,
+        *shown.command.args,
+        "|",
+        *shown.command.index_urls,
+        target_words(),
+        day,
+    ]
     return hashlib.sha256("\0".join(words).encode()).hexdigest()[:32]
 
 
-def resolution(shown: Shown, cache: Path, *, fresh: bool = False, resolver: Resolver = resolve,
-               day: str | None = None) -> Resolution:
+def resolution(
+    shown: Shown,
+    cache: Path,
+    *,
+    fresh: bool = False,
+    resolver: Resolver = resolve,
+    day: str | None = None,
+) -> Resolution:
     """``shown``'s resolution: from ``cache`` when kept today (unless ``fresh``), else the resolver's."""
     cmd = shown.command
     if cmd.tool != "pip":
-        return Resolution(NOT_RESOLVED, reason=f"a {cmd.tool} command: this build resolves with pip only")
+        return Resolution(
+            NOT_RESOLVED, reason=f"a {cmd.tool} command: this build resolves with pip only"
+        )
     if shown.platform != "linux":
-        return Resolution(NOT_RESOLVED, reason=f"a {shown.platform.capitalize()} command: this build resolves for "
-                                               f"{target_words()} only")
+        return Resolution(
+            NOT_RESOLVED,
+            reason=f"a {shown.platform.capitalize()} command: this build resolves for "
+            f"{target_words()} only",
+        )
     path = cache / f"{cache_key(shown, day or today())}.json"
     if not fresh:
         try:
@@ -144,7 +177,9 @@ def resolution(shown: Shown, cache: Path, *, fresh: bool = False, resolver: Reso
 def _inside(pin: str, version: str) -> bool:
     spec = SpecifierSet(pin if pin[:1] in "<>=!~" else f"=={pin}")
     try:
-        return spec.contains(Version(Version(version).public), prereleases=True)  # torch's +cpu is no part
+        return spec.contains(
+            Version(Version(version).public), prereleases=True
+        )  # torch's +cpu is no part
     except InvalidVersion:
         return False
 
@@ -165,35 +200,56 @@ def check(shown: Shown, found: Resolution, table: Table) -> tuple[list[Violation
         except InvalidRequirement:
             stop = ""  # a package pip names without a requirement (a metadata failure)
         if described and stop == TORCH_TENSORRT:
-            return [], (f"{shown.label}: not resolved: {found.reason}; release {release.key} is described, "
-                        "not published.")
-        return [bad("resolves", f"{found.resolver} cannot resolve {cmd.text.strip()!r}: {found.reason}")], \
-            f"{shown.label}: the resolver failed: {found.reason}."
+            return [], (
+                f"{shown.label}: not resolved: {found.reason}; release {release.key} is described, "
+                "not published."
+            )
+        return [
+            bad("resolves", f"{found.resolver} cannot resolve {cmd.text.strip()!r}: {found.reason}")
+        ], f"{shown.label}: the resolver failed: {found.reason}."
     out: list[Violation] = []
     if described and TORCH_TENSORRT in found.versions:
-        out.append(bad("resolved-published", f"this command of release {release.key}, which the features table "
-                                             f"calls described, resolves to torch-tensorrt "
-                                             f"{found.versions[TORCH_TENSORRT]} on the index: the release is "
-                                             "published; give it its status, version and pins"))
+        out.append(
+            bad(
+                "resolved-published",
+                f"this command of release {release.key}, which the features table "
+                f"calls described, resolves to torch-tensorrt "
+                f"{found.versions[TORCH_TENSORRT]} on the index: the release is "
+                "published; give it its status, version and pins",
+            )
+        )
     if cmd.cxx_package:
         want = cxxsdk.sdk_version()
         got = found.versions.get(EXECUTORCH)
         if want is not None and got != want:
-            out.append(bad("resolved-cxx", f"resolves to executorch {got}, not the C++ package the build "
-                                           f"uses (executorch {want})"))
+            out.append(
+                bad(
+                    "resolved-cxx",
+                    f"resolves to executorch {got}, not the C++ package the build "
+                    f"uses (executorch {want})",
+                )
+            )
         whose = "the C++ package the build compiles against"
     elif release is not None and not release.is_nightly:
         for name, pin in release.distribution_pins.items():
             got = found.versions.get(name)
             if got is not None and not _inside(pin, got):
-                out.append(bad("resolved-pins", f"{found.resolver} resolves {name} {got} on {found.day}, "
-                                                f"outside release {release.key}'s pin {name} {pin}"))
+                out.append(
+                    bad(
+                        "resolved-pins",
+                        f"{found.resolver} resolves {name} {got} on {found.day}, "
+                        f"outside release {release.key}'s pin {name} {pin}",
+                    )
+                )
         whose = f"release {release.key}'s pins"
     else:
         whose = "no pins (each nightly build pins its own)"
     versions = _family(found.versions)
     if not versions:
-        return out, f"{shown.label}: resolved ({len(found.versions)} packages, none that a release pins)."
+        return (
+            out,
+            f"{shown.label}: resolved ({len(found.versions)} packages, none that a release pins).",
+        )
     verdict = "outside" if out else "inside"
     if cmd.cxx_package:
         return out, f"{shown.label}: resolved to {versions}, {'not ' if out else ''}{whose}."
@@ -208,8 +264,15 @@ def _family(versions: Mapping[str, str]) -> str:
     return ", ".join(f"{n} {versions[n]}" for n in dict.fromkeys(names) if n in versions)
 
 
-def check_pages(root: Path, table: Table, paths: Iterable[Path], cache: Path, *, fresh: bool = False,
-                resolver: Resolver = resolve) -> tuple[list[Violation], list[Claim], list[str]]:
+def check_pages(
+    root: Path,
+    table: Table,
+    paths: Iterable[Path],
+    cache: Path,
+    *,
+    fresh: bool = False,
+    resolver: Resolver = resolve,
+) -> tuple[list[Violation], list[Claim], list[str]]:
     """Every install command of ``paths`` resolved and checked: violations, the banners'
     claims, and one note per command for the log."""
     shown = [s for p in paths for s in page_commands(p, root, table)]
@@ -217,8 +280,14 @@ def check_pages(root: Path, table: Table, paths: Iterable[Path], cache: Path, *,
     same = lambda s: (s.command.tool, s.platform, s.command.args, s.command.index_urls)  # noqa: E731
     first = {same(s): s for s in reversed(shown)}
     with ThreadPoolExecutor(WORKERS) as pool:
-        done = dict(zip(first, pool.map(lambda s: resolution(s, cache, fresh=fresh, resolver=resolver),
-                                         first.values())))
+        done = dict(
+            zip(
+                first,
+                pool.map(
+                    lambda s: resolution(s, cache, fresh=fresh, resolver=resolver), first.values()
+                ),
+            )
+        )
     found = [done[same(s)] for s in shown]
     violations: list[Violation] = []
     claims: list[Claim] = []
@@ -236,7 +305,9 @@ def check_pages(root: Path, table: Table, paths: Iterable[Path], cache: Path, *,
 def banner_text(claims: Sequence[Claim]) -> tuple[str, list[str]]:
     """The banner's lead sentence and one item per command, for one page."""
     ran = [c.how for c in claims if c.how]
-    lead = (f"Its install commands, given to pip's resolver ({ran[0]}) as for an empty environment:" if ran
-            else "Its install commands, which this build does not resolve:")
+    lead = (
+        f"Its install commands, given to pip's resolver ({ran[0]}) as for an empty environment:"
+        if ran
+        else "Its install commands, which this build does not resolve:"
+    )
     return lead, [c.text for c in claims]
-

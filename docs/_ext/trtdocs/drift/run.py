@@ -13,7 +13,19 @@ from ..api.index import ApiIndex
 from ..features.model import FeaturesTable
 from ..features.validate import DEFAULT_FILE
 from ..features.validate import load as load_features
-from . import Violation, api, cpp, evidence, installs, marks, memo, options, programs, raises, resolved
+from . import (
+    Violation,
+    api,
+    cpp,
+    evidence,
+    installs,
+    marks,
+    memo,
+    options,
+    programs,
+    raises,
+    resolved,
+)
 from .blocks import page_paths
 from .memo import PageMemo
 
@@ -30,24 +42,35 @@ class Report:
     violations: tuple[Violation, ...]  # errors: the build warns (fails under -W), tests fail
     notes: tuple[str, ...]  # not errors: gated API findings, C++ blocks not compiled and why
     _: dataclasses.KW_ONLY  # what the guards add by name: two merges once shifted a positional one
-    uncompiled: tuple[cpp.Listed, ...] = ()  # the C++ blocks not compiled (captioned on their pages)
-    resolved: tuple[resolved.Claim, ...] = ()  # each install command's resolution (in its page's banner)
-    compiled: tuple[cpp.Compiled, ...] = ()  # the C++ blocks compiled, with what they read (captioned too)
+    uncompiled: tuple[
+        cpp.Listed, ...
+    ] = ()  # the C++ blocks not compiled (captioned on their pages)
+    resolved: tuple[
+        resolved.Claim, ...
+    ] = ()  # each install command's resolution (in its page's banner)
+    compiled: tuple[
+        cpp.Compiled, ...
+    ] = ()  # the C++ blocks compiled, with what they read (captioned too)
 
 
 def report_to_json(report: Report) -> dict[str, Any]:
-    return {"notes": list(report.notes),
-            "violations": [dataclasses.asdict(v) for v in report.violations],
-            "uncompiled": [dataclasses.asdict(item) for item in report.uncompiled],
-            "resolved": [dataclasses.asdict(claim) for claim in report.resolved],
-            "compiled": [dataclasses.asdict(item) for item in report.compiled]}
+    return {
+        "notes": list(report.notes),
+        "violations": [dataclasses.asdict(v) for v in report.violations],
+        "uncompiled": [dataclasses.asdict(item) for item in report.uncompiled],
+        "resolved": [dataclasses.asdict(claim) for claim in report.resolved],
+        "compiled": [dataclasses.asdict(item) for item in report.compiled],
+    }
 
 
 def report_from_json(data: dict[str, Any]) -> Report:
-    return Report(tuple(Violation(**v) for v in data["violations"]), tuple(data["notes"]),
-                  uncompiled=tuple(cpp.Listed(**item) for item in data.get("uncompiled", ())),
-                  resolved=tuple(resolved.Claim(**claim) for claim in data.get("resolved", ())),
-                  compiled=tuple(_compiled(item) for item in data.get("compiled", ())))
+    return Report(
+        tuple(Violation(**v) for v in data["violations"]),
+        tuple(data["notes"]),
+        uncompiled=tuple(cpp.Listed(**item) for item in data.get("uncompiled", ())),
+        resolved=tuple(resolved.Claim(**claim) for claim in data.get("resolved", ())),
+        compiled=tuple(_compiled(item) for item in data.get("compiled", ())),
+    )
 
 
 def _compiled(item: dict[str, Any]) -> cpp.Compiled:
@@ -58,8 +81,14 @@ def _compiled(item: dict[str, Any]) -> cpp.Compiled:
 PAGE_GUARDS = ("installs", "api", "cpp", "marks")  # findings of one page each: memoised per page
 
 
-def _page_findings(guard: str, root: Path, paths: list[Path], features: FeaturesTable | None,
-                   index: Callable[[], ApiIndex], installed: Callable[[], installs.Installed]) -> Report:
+def _page_findings(
+    guard: str,
+    root: Path,
+    paths: list[Path],
+    features: FeaturesTable | None,
+    index: Callable[[], ApiIndex],
+    installed: Callable[[], installs.Installed],
+) -> Report:
     """One page guard over ``paths``; every finding names its page."""
     if guard == "installs":
         if features is None:
@@ -71,14 +100,22 @@ def _page_findings(guard: str, root: Path, paths: list[Path], features: Features
             return Report((), ())
         resolver = features.requirement if features is not None else None
         found = api.check_notebooks(notebooks, index(), root=root, features=resolver)
-        return Report(tuple(f.violation for f in found if not f.gated),
-                      tuple(f"{f.violation} (cell gated on a newer release)" for f in found if f.gated))
+        return Report(
+            tuple(f.violation for f in found if not f.gated),
+            tuple(f"{f.violation} (cell gated on a newer release)" for f in found if f.gated),
+        )
     if guard == "cpp":
         result = cpp.check_pages(root, paths=paths)
-        return Report(result.violations,
-                      tuple(f"{item.path}:{item.line}: C++ block not compiled: "
-                            f"{'<' + item.header + '> missing: ' if item.header else ''}{item.reason}"
-                            for item in result.listed), uncompiled=result.listed, compiled=result.blocks)
+        return Report(
+            result.violations,
+            tuple(
+                f"{item.path}:{item.line}: C++ block not compiled: "
+                f"{'<' + item.header + '> missing: ' if item.header else ''}{item.reason}"
+                for item in result.listed
+            ),
+            uncompiled=result.listed,
+            compiled=result.blocks,
+        )
     assert guard == "marks", guard
     return Report(tuple(marks.check_pages(root, paths)), ())
 
@@ -86,7 +123,8 @@ def _page_findings(guard: str, root: Path, paths: list[Path], features: Features
 def _by_page(report: Report, rels: list[str]) -> dict[str, Report] | None:
     """``report`` split by page; None when a finding names no page of ``rels``."""
     parts: dict[str, tuple[list[Violation], list[str], list[cpp.Listed], list[cpp.Compiled]]] = {
-        r: ([], [], [], []) for r in rels}
+        r: ([], [], [], []) for r in rels
+    }
     for v in report.violations:
         if v.path not in parts:
             return None
@@ -104,13 +142,21 @@ def _by_page(report: Report, rels: list[str]) -> dict[str, Report] | None:
         if done.path not in parts:
             return None
         parts[done.path][3].append(done)
-    return {rel: Report(tuple(v), tuple(n), uncompiled=tuple(u), compiled=tuple(c))
-            for rel, (v, n, u, c) in parts.items()}
+    return {
+        rel: Report(tuple(v), tuple(n), uncompiled=tuple(u), compiled=tuple(c))
+        for rel, (v, n, u, c) in parts.items()
+    }
 
 
-def _page_guard(guard: str, root: Path, pages: list[Path], features: FeaturesTable | None,
-                index: Callable[[], ApiIndex], installed: Callable[[], installs.Installed],
-                page_memo: PageMemo | None) -> Report:
+def _page_guard(
+    guard: str,
+    root: Path,
+    pages: list[Path],
+    features: FeaturesTable | None,
+    index: Callable[[], ApiIndex],
+    installed: Callable[[], installs.Installed],
+    page_memo: PageMemo | None,
+) -> Report:
     """One page guard over every page, each page from ``page_memo`` when it holds it."""
     rels = [str(p.relative_to(root)) for p in pages]
     digests = {rel: memo.text_digest(p) for rel, p in zip(rels, pages)} if page_memo else {}
@@ -131,13 +177,21 @@ def _page_guard(guard: str, root: Path, pages: list[Path], features: FeaturesTab
             if page_memo is not None:
                 page_memo.put(guard, rel, digests[rel], report_to_json(part))
     ordered = [parts[rel] for rel in rels if rel in parts]
-    return Report(tuple(v for r in ordered for v in r.violations), tuple(n for r in ordered for n in r.notes),
-                  uncompiled=tuple(u for r in ordered for u in r.uncompiled),
-                  compiled=tuple(c for r in ordered for c in r.compiled))
+    return Report(
+        tuple(v for r in ordered for v in r.violations),
+        tuple(n for r in ordered for n in r.notes),
+        uncompiled=tuple(u for r in ordered for u in r.uncompiled),
+        compiled=tuple(c for r in ordered for c in r.compiled),
+    )
 
 
-def _remembered(page_memo: PageMemo | None, guard: str, rel: str, files: list[Path],
-                check: Callable[[], list[Violation]]) -> list[Violation]:
+def _remembered(
+    page_memo: PageMemo | None,
+    guard: str,
+    rel: str,
+    files: list[Path],
+    check: Callable[[], list[Violation]],
+) -> list[Violation]:
     """``check()``'s violations, taken from ``page_memo`` while ``files`` are unchanged."""
     if page_memo is None:
         return check()
@@ -157,19 +211,35 @@ def _accesses_of(page_memo: PageMemo | None) -> programs.Accesses:
     def accesses_of(path: Path, rel: str) -> tuple[list[programs.Access], list[Violation]]:
         digest = memo.text_digest(path)
         if (kept := page_memo.get("accesses", rel, digest)) is not None:
-            return [programs.Access(**a) for a in kept["accesses"]], [Violation(**v) for v in kept["problems"]]
+            return [programs.Access(**a) for a in kept["accesses"]], [
+                Violation(**v) for v in kept["problems"]
+            ]
         found, problems = programs.page_accesses(path, rel)
-        page_memo.put("accesses", rel, digest, {"accesses": [dataclasses.asdict(a) for a in found],
-                                                "problems": [dataclasses.asdict(v) for v in problems]})
+        page_memo.put(
+            "accesses",
+            rel,
+            digest,
+            {
+                "accesses": [dataclasses.asdict(a) for a in found],
+                "problems": [dataclasses.asdict(v) for v in problems],
+            },
+        )
         return found, problems
 
     return accesses_of
 
 
-def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path: Path | None = None,
-               guards: Iterable[str] = GUARDS, index: ApiIndex | None = None,
-               page_memo: PageMemo | None = None, resolve_cache: Path | None = None,
-               fresh: bool = False) -> Report:
+def run_guards(
+    root: Path,
+    *,
+    features: FeaturesTable | None = None,
+    table_path: Path | None = None,
+    guards: Iterable[str] = GUARDS,
+    index: ApiIndex | None = None,
+    page_memo: PageMemo | None = None,
+    resolve_cache: Path | None = None,
+    fresh: bool = False,
+) -> Report:
     """Run ``guards`` over the pages under ``root``, against ``features`` (or the
     table at ``table_path``, by default the project's). With ``page_memo``, the
     page guards take unchanged pages' findings from it and put the others in.
@@ -209,10 +279,14 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
             if features is None:
                 notes.append(f"install commands not checked: no features table at {DEFAULT_TABLE}")
             else:
-                notes += [f"features table vs installed metadata: {p}"
-                          for p in installs.check_table_against_installed(features, installed())]
+                notes += [
+                    f"features table vs installed metadata: {p}"
+                    for p in installs.check_table_against_installed(features, installed())
+                ]
                 if resolve_cache is not None:
-                    found, claims, said = resolved.check_pages(root, features, pages, resolve_cache, fresh=fresh)
+                    found, claims, said = resolved.check_pages(
+                        root, features, pages, resolve_cache, fresh=fresh
+                    )
                     violations += found
                     notes += said
         elif guard == "api":
@@ -221,23 +295,42 @@ def run_guards(root: Path, *, features: FeaturesTable | None = None, table_path:
                 documented = features.documented
 
                 def check_options(path: Path = save_options) -> list[Violation]:
-                    return options.check(path, api_index(), lambda f: features.has(features.feature(f), documented),
-                                         where=SAVE_OPTIONS)
+                    return options.check(
+                        path,
+                        api_index(),
+                        lambda f: features.has(features.feature(f), documented),
+                        where=SAVE_OPTIONS,
+                    )
 
-                violations += _remembered(page_memo, "options", SAVE_OPTIONS, [save_options], check_options)
+                violations += _remembered(
+                    page_memo, "options", SAVE_OPTIONS, [save_options], check_options
+                )
         elif guard == "programs" and (root / programs.INDEX).is_file():
             violations += programs.check(root, accesses_of=_accesses_of(page_memo))
         elif guard == "evidence":
+
             def check_one(root: Path, page: Path, register: Path) -> list[Violation]:
-                return _remembered(page_memo, "evidence", str(page.relative_to(root)), [page, register],
-                                   lambda: evidence.check_page(root, page, register))
+                return _remembered(
+                    page_memo,
+                    "evidence",
+                    str(page.relative_to(root)),
+                    [page, register],
+                    lambda: evidence.check_page(root, page, register),
+                )
 
             register = evidence.check(root, check_one=check_one)
             violations += register.violations
             violations += raises.check(root)  # the failure register (docs/evidence/failures.toml)
             if register.without_evidence:
-                notes.append(f"{len(register.without_evidence)} guide page(s) without an evidence file in "
-                             f"{evidence.EVIDENCE_DIR}/ (listed, not failed: require=False): "
-                             f"{', '.join(register.without_evidence)}")
-    return Report(tuple(violations), tuple(notes), uncompiled=tuple(uncompiled), resolved=tuple(claims),
-                  compiled=tuple(compiled))
+                notes.append(
+                    f"{len(register.without_evidence)} guide page(s) without an evidence file in "
+                    f"{evidence.EVIDENCE_DIR}/ (listed, not failed: require=False): "
+                    f"{', '.join(register.without_evidence)}"
+                )
+    return Report(
+        tuple(violations),
+        tuple(notes),
+        uncompiled=tuple(uncompiled),
+        resolved=tuple(claims),
+        compiled=tuple(compiled),
+    )

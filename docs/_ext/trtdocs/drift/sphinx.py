@@ -56,10 +56,18 @@ def _cache_key(root: Path, features: FeaturesTable, settings: config.TrtdocsConf
     """Everything the guards read: pages, table, registers, their own code, packages,
     toolchain, and the C++ headers this build names; and, when they resolve the install
     commands, the UTC day (a day's resolutions hold for that day)."""
-    key = memo.site_key(root, Path(features.path), features.documented,
-                        [root / SAVE_OPTIONS, *raises.files_read(root),
-                         *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml"))],
-                        _folders(settings.cxx_include), settings.cxx_stubs)
+    key = memo.site_key(
+        root,
+        Path(features.path),
+        features.documented,
+        [
+            root / SAVE_OPTIONS,
+            *raises.files_read(root),
+            *sorted((root / evidence.EVIDENCE_DIR).glob("*.toml")),
+        ],
+        _folders(settings.cxx_include),
+        settings.cxx_stubs,
+    )
     return f"{key} resolved {resolve.today()}" if settings.resolve_installs else key
 
 
@@ -99,7 +107,9 @@ class _Run:
         assert self.process is not None
         out, err = self.process.communicate()
         if self.process.returncode not in (0, 1) or not out.strip():
-            raise ExtensionError(f"the drift guards failed (exit {self.process.returncode}):\n{err}")
+            raise ExtensionError(
+                f"the drift guards failed (exit {self.process.returncode}):\n{err}"
+            )
         data = json.loads(out.strip().splitlines()[-1])
         self.cache.parent.mkdir(parents=True, exist_ok=True)
         self.cache.write_text(json.dumps({"key": self.key, **data}, indent=1), encoding="utf-8")
@@ -122,20 +132,42 @@ def _start(app: Sphinx) -> None:
         return
     root = Path(app.srcdir)
     features = table(app)
-    run = _Run(Path(app.outdir).parent / "trtdocs" / "drift.json", _cache_key(root, features, settings))
+    run = _Run(
+        Path(app.outdir).parent / "trtdocs" / "drift.json", _cache_key(root, features, settings)
+    )
     run.report = _cached(run.cache, run.key)
     if run.report is None:
         package_root = Path(__file__).resolve().parents[2]  # docs/_ext
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-            filter(None, [str(package_root), os.environ.get("PYTHONPATH")])))
+        env = dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join(
+                filter(None, [str(package_root), os.environ.get("PYTHONPATH")])
+            ),
+        )
         # the C++ guard's headers, as this build's settings name them (conf.py, -D or the environment)
         env[headers.EXTRA_INCLUDE_ENV] = settings.cxx_include
         env[headers.STUBS_ENV] = "1" if settings.cxx_stubs else "0"
         run.process = subprocess.Popen(
-            [sys.executable, "-m", "trtdocs.drift", "--json", "--root", str(root), "--memo", str(run.cache.with_name(MEMO)),
-             "--table", str(features.path), "--documented", features.documented,
-             *(["--resolve", str(resolve_cache(app))] if settings.resolve_installs else [])],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            [
+                sys.executable,
+                "-m",
+                "trtdocs.drift",
+                "--json",
+                "--root",
+                str(root),
+                "--memo",
+                str(run.cache.with_name(MEMO)),
+                "--table",
+                str(features.path),
+                "--documented",
+                features.documented,
+                *(["--resolve", str(resolve_cache(app))] if settings.resolve_installs else []),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
     _RUNNING[id(app)] = run
 
 
@@ -159,8 +191,11 @@ def _report(app: Sphinx, exc: Exception | None) -> None:
     for release in features.releases.values():
         for variant, text in features.install_commands(release.key).items():
             generated += installs.check_generated(
-                {release.key: text}, features, installed,
-                path=f"{os.path.relpath(features.path, root)} ({variant})")
+                {release.key: text},
+                features,
+                installed,
+                path=f"{os.path.relpath(features.path, root)} ({variant})",
+            )
     report = dataclasses.replace(report, violations=report.violations + tuple(generated))
     for note in report.notes:
         logger.info("drift: %s", note)
@@ -170,10 +205,20 @@ def _report(app: Sphinx, exc: Exception | None) -> None:
             continue
         where = f"cell {v.cell}: " if v.cell is not None else ""
         # a page by its docname; the features table (generated commands) by its path
-        location = ((str(Path(v.path).with_suffix("")), v.line) if v.path.endswith(".md")
-                    else f"{v.path}:{v.line}")
-        logger.warning("%s[%s] %s", where, v.rule, v.message, location=location,
-                       type="trtdocs", subtype="drift")
+        location = (
+            (str(Path(v.path).with_suffix("")), v.line)
+            if v.path.endswith(".md")
+            else f"{v.path}:{v.line}"
+        )
+        logger.warning(
+            "%s[%s] %s",
+            where,
+            v.rule,
+            v.message,
+            location=location,
+            type="trtdocs",
+            subtype="drift",
+        )
 
 
 def _claims_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -185,11 +230,16 @@ def _claims_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         docname = env.path2doc(str(Path(app.srcdir) / claim.path))
         if docname is not None:
             by_page.setdefault(docname, []).append(claim)
-    new = {doc: (lead, tuple(items)) for doc, claims in by_page.items()
-           for lead, items in [resolved.banner_text(claims)]}
+    new = {
+        doc: (lead, tuple(items))
+        for doc, claims in by_page.items()
+        for lead, items in [resolved.banner_text(claims)]
+    }
     build = state.of(env)
     old, build.install_claims = build.install_claims, new
-    return sorted({doc for doc in set(old) | set(new) if old.get(doc) != new.get(doc)} & env.all_docs.keys())
+    return sorted(
+        {doc for doc in set(old) | set(new) if old.get(doc) != new.get(doc)} & env.all_docs.keys()
+    )
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

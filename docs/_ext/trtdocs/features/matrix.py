@@ -58,8 +58,11 @@ class SupportMatrix(SphinxDirective):
             body += nodes.paragraph("", "", *inline(f.note))
             if f.table_only:
                 body += nodes.paragraph(text=f"Listed here only: {f.table_only}.")
-            body += folding.make([nodes.Text("Sources, by release")], [self._sources(table, f)],
-                                 ["trtdocs-feature-sources"])
+            body += folding.make(
+                [nodes.Text("Sources, by release")],
+                [self._sources(table, f)],
+                ["trtdocs-feature-sources"],
+            )
             item += body
             items += item
             std.note_hyperlink_target(label, env.docname, label, plain(f.title))
@@ -71,7 +74,9 @@ class SupportMatrix(SphinxDirective):
         known = nodes.bullet_list(classes=["trtdocs-feature-evidence"])
         for r in table.releases.values():
             cell = f.cells[r.key]
-            para = nodes.paragraph("", "", nodes.strong(text=f"{_column(table, r)}: {table.cell_words(f, r)}."))
+            para = nodes.paragraph(
+                "", "", nodes.strong(text=f"{_column(table, r)}: {table.cell_words(f, r)}.")
+            )
             if not cell.sources:
                 para += nodes.Text(" No source shows it.")
             elif cell.state == "unknown":
@@ -93,8 +98,9 @@ class SupportMatrix(SphinxDirective):
         rows = []
         for f in table.features:
             # a link on this page keeps the title's code as code (a resolved reference would flatten it)
-            cells: list[nodes.Node | str] = [nodes.reference("", "", *inline(f.title), internal=True,
-                                                             refid=f"feature-{f.id}")]
+            cells: list[nodes.Node | str] = [
+                nodes.reference("", "", *inline(f.title), internal=True, refid=f"feature-{f.id}")
+            ]
             for r in releases:
                 cells.append(_state(table, f, r))
             rows.append(cells)
@@ -105,9 +111,15 @@ class SupportMatrix(SphinxDirective):
         rows = []
         for r in table.releases.values():
             status = STATUSES[r.status].words + (f" ({r.date})" if r.date else "")
-            rows.append([r.version or r.label, status,
-                         ", ".join(PLATFORMS[p] for p in r.platforms), _pins_cell(r),
-                         nodes.literal(text=table.install_command(r.key))])
+            rows.append(
+                [
+                    r.version or r.label,
+                    status,
+                    ", ".join(PLATFORMS[p] for p in r.platforms),
+                    _pins_cell(r),
+                    nodes.literal(text=table.install_command(r.key)),
+                ]
+            )
         out = _table(head, rows, ["trtdocs-release-table"], widths=[10, 14, 16, 25, 35])
         # each release's row is a target of its own (the sidebar, the notes)
         for row, r in zip(next(out.findall(nodes.tbody)).children, table.releases.values()):
@@ -124,14 +136,18 @@ def _state(table: FeaturesTable, f: Feature, r: Release) -> nodes.Node:
     tooltip, and under it the platform limit or remark, if any."""
     cell = f.cells[r.key]
     words = table.cell_words(f, r)
-    state = nodes.abbreviation("", "", explanation=cell_source(cell),
-                               classes=["trtdocs-cell", f"trtdocs-cell-{cell.state}"])
+    state = nodes.abbreviation(
+        "",
+        "",
+        explanation=cell_source(cell),
+        classes=["trtdocs-cell", f"trtdocs-cell-{cell.state}"],
+    )
     word = STATES[cell.state].word
     state += nodes.inline("", STATES[cell.state].mark, classes=["trtdocs-cell-mark"])
     state += nodes.inline("", f" {word}", classes=["trtdocs-cell-word"])
     out = nodes.inline()
     out += state
-    detail = words[len(word):].lstrip(", ")
+    detail = words[len(word) :].lstrip(", ")
     if detail:
         # the page shows the detail on its own line and hides the comma; a text
         # export (the .html.md twin) reads "in code, no run shown"
@@ -147,7 +163,12 @@ def legend() -> nodes.bullet_list:
     for key, state in STATES.items():
         para = nodes.paragraph()
         mark = nodes.inline("", state.mark, classes=["trtdocs-cell-mark", f"trtdocs-cell-{key}"])
-        para += [mark, nodes.Text(" "), nodes.strong(text=state.word), nodes.Text(f": {state.needs}.")]
+        para += [
+            mark,
+            nodes.Text(" "),
+            nodes.strong(text=state.word),
+            nodes.Text(f": {state.needs}."),
+        ]
         items += nodes.list_item("", para)
     return items
 
@@ -156,8 +177,14 @@ def source_nodes(source: Source) -> list[nodes.Node]:
     """A source as a reader sees it: its label as a link (a page of this guide as a
     link to that page), then what it shows."""
     if source.kind == "run":
-        ref = addnodes.pending_xref("", refdomain="std", reftype="doc", reftarget=f"/{source.value}",
-                                    refexplicit=True, refwarn=True)
+        ref = addnodes.pending_xref(
+            "",
+            refdomain="std",
+            reftype="doc",
+            reftarget=f"/{source.value}",
+            refexplicit=True,
+            refwarn=True,
+        )
         ref += nodes.inline("", source.label)
         out: list[nodes.Node] = [ref]
     else:
@@ -179,13 +206,20 @@ def _pins_cell(release: Release) -> nodes.inline:
     for i, (name, spec) in enumerate(release.pins.items()):
         if i:
             cell += nodes.Text("; ")
-        cell += nodes.abbreviation("", f"{PINS[PIN_KEYS[name]].label} {spec}",
-                                   explanation=f"From {release.pin_sources[name]}")
+        cell += nodes.abbreviation(
+            "",
+            f"{PINS[PIN_KEYS[name]].label} {spec}",
+            explanation=f"From {release.pin_sources[name]}",
+        )
     return cell
 
 
-def _table(head: list[nodes.Node | str], rows: list[list[nodes.Node | str]], classes: list[str],
-           widths: list[int]) -> nodes.table:
+def _table(
+    head: list[nodes.Node | str],
+    rows: list[list[nodes.Node | str]],
+    classes: list[str],
+    widths: list[int],
+) -> nodes.table:
     table = nodes.table(classes=classes)
     group = nodes.tgroup(cols=len(head))
     table += group

@@ -16,8 +16,19 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from ..vocab import (FEATURE_PACKAGE, INSTALL_PLATFORMS, INSTALL_TOOLS, NIGHTLY, PINS, PLATFORMS, PYPI_SIMPLE,
-                     STATES, TORCH_TENSORRT, UV_INDEX_STRATEGY, RequirementError)
+from ..vocab import (
+    FEATURE_PACKAGE,
+    INSTALL_PLATFORMS,
+    INSTALL_TOOLS,
+    NIGHTLY,
+    PINS,
+    PLATFORMS,
+    PYPI_SIMPLE,
+    STATES,
+    TORCH_TENSORRT,
+    UV_INDEX_STRATEGY,
+    RequirementError,
+)
 from .sources import Source
 from .words import needs_words, release_words, sentence, state_words
 
@@ -40,13 +51,17 @@ class Install:
     extra_index_urls: tuple[str, ...]  # --extra-index-url, in order
     pre: bool  # --pre (nightly builds are pre-releases)
     packages: tuple[str, ...]  # requirement strings, each quoted in the command
-    windows_index_urls: tuple[str, ...] = ()  # on Windows: these indexes instead; () = same as Linux
+    windows_index_urls: tuple[
+        str, ...
+    ] = ()  # on Windows: these indexes instead; () = same as Linux
 
     def args(self, tool: str = "pip", platform: str = "linux") -> list[str]:
         """Installer arguments after ``install``, for ``tool`` (pip or uv) on ``platform``."""
         if tool not in INSTALL_TOOLS or platform not in INSTALL_PLATFORMS:
-            raise ValueError(f"no install command for {tool!r} on {platform!r}; "
-                             f"tools: {INSTALL_TOOLS}, platforms: {INSTALL_PLATFORMS}")
+            raise ValueError(
+                f"no install command for {tool!r} on {platform!r}; "
+                f"tools: {INSTALL_TOOLS}, platforms: {INSTALL_PLATFORMS}"
+            )
         index_url, extra = self.index_url, self.extra_index_urls
         if platform == "windows" and self.windows_index_urls:
             index_url, *rest = self.windows_index_urls
@@ -111,7 +126,9 @@ class Release:
     @property
     def install_platforms(self) -> tuple[str, ...]:
         """vocab.INSTALL_PLATFORMS the release installs on (from its ``platforms``)."""
-        return tuple(p for p in INSTALL_PLATFORMS if any(q.startswith(p + "-") for q in self.platforms))
+        return tuple(
+            p for p in INSTALL_PLATFORMS if any(q.startswith(p + "-") for q in self.platforms)
+        )
 
     @property
     def distribution_pins(self) -> Mapping[str, str]:
@@ -140,7 +157,9 @@ class Release:
     def extras(self) -> frozenset[str]:
         """The extras of torch-tensorrt its install command names."""
         reqs = [Requirement(p) for p in self.install.packages]
-        return frozenset(e for r in reqs if canonicalize_name(r.name) == TORCH_TENSORRT for e in r.extras)
+        return frozenset(
+            e for r in reqs if canonicalize_name(r.name) == TORCH_TENSORRT for e in r.extras
+        )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -148,7 +167,9 @@ class Cell:
     """What is known about one feature in one release (``cells.<release>``)."""
 
     state: str  # one of vocab.STATES
-    sources: tuple[Source, ...]  # what shows it (a test, a wheel's file, a PR, a commit); () only if unknown
+    sources: tuple[
+        Source, ...
+    ]  # what shows it (a test, a wheel's file, a PR, a commit); () only if unknown
     remark: str  # a few words shown beside the state ("deprecated"); "" = none
 
     @property
@@ -220,8 +241,11 @@ class FeaturesTable:
     @property
     def known_index_urls(self) -> frozenset[str]:
         """Every index a release's command names, in :func:`normalize_url` form."""
-        return frozenset(normalize_url(u) for r in self.releases.values()
-                         for u in (*r.index_urls, *r.windows_index_urls))
+        return frozenset(
+            normalize_url(u)
+            for r in self.releases.values()
+            for u in (*r.index_urls, *r.windows_index_urls)
+        )
 
     def _index(self, key: str) -> int:
         return list(self.releases).index(key)
@@ -243,7 +267,9 @@ class FeaturesTable:
     @property
     def newest(self) -> Release:
         """The newest numbered release (described or released)."""
-        return max((r for r in self.releases.values() if r.number is not None), key=lambda r: r.number)
+        return max(
+            (r for r in self.releases.values() if r.number is not None), key=lambda r: r.number
+        )
 
     def requirement(self, feature_id: str) -> Requirement:
         """The torch_tensorrt requirement ``feature:<id>`` stands for, with what
@@ -258,7 +284,9 @@ class FeaturesTable:
         try:
             feature = self.feature(feature_id)
         except KeyError:
-            raise RequirementError(f"unknown feature {feature_id!r}: {self.path} has no such id") from None
+            raise RequirementError(
+                f"unknown feature {feature_id!r}: {self.path} has no such id"
+            ) from None
         package = FEATURE_PACKAGE
         if feature.since != NIGHTLY:
             # a cell gated on it runs wherever the installed release may have the code: the
@@ -271,13 +299,21 @@ class FeaturesTable:
         newest = self.newest.number
         assert newest is not None
         spec = f"{package}>={newest.major}.{newest.minor + 1}.0.dev0"
-        return FeatureRequirement(spec, f"a Torch-TensorRT nightly build ({self._state(feature, self.newest.key)})")
+        return FeatureRequirement(
+            spec, f"a Torch-TensorRT nightly build ({self._state(feature, self.newest.key)})"
+        )
 
     # -- notes
     def first(self, feature: Feature, states: frozenset[str] | set[str]) -> str | None:
         """The first release from ``since`` on whose cell is in ``states``; None if none is."""
-        return next((k for k in list(self.releases)[self._index(feature.since):]
-                     if feature.cells[k].state in states), None)
+        return next(
+            (
+                k
+                for k in list(self.releases)[self._index(feature.since) :]
+                if feature.cells[k].state in states
+            ),
+            None,
+        )
 
     def shown_in(self, feature: Feature) -> str | None:
         """The first release from ``since`` on whose cell shows a run (yes)."""
@@ -321,9 +357,13 @@ class FeaturesTable:
         """Where the feature works, when that is narrower than its release:
         'Linux x86-64 only' in the documented release, 'Linux only in 2.15' in
         the release that brings it; '' otherwise."""
-        key = (self.documented if self.has(feature, self.documented)
-               else feature.since if feature.cells[feature.since].state not in ("described", "unknown")
-               else self.first(feature, {"yes", "in-code", "broken"}) or feature.since)
+        key = (
+            self.documented
+            if self.has(feature, self.documented)
+            else feature.since
+            if feature.cells[feature.since].state not in ("described", "unknown")
+            else self.first(feature, {"yes", "in-code", "broken"}) or feature.since
+        )
         here = self.platforms(feature, key)
         if set(here) >= set(self.release(key).platforms):
             return ""
@@ -353,18 +393,25 @@ class FeaturesTable:
         ``platform`` (linux or windows); package arguments in double quotes."""
         release = self.release(key)
         if platform in INSTALL_PLATFORMS and platform not in release.install_platforms:
-            raise ValueError(f"no install command for release {key!r} on {platform!r}: "
-                             f"its platforms are {list(release.platforms)}")
+            raise ValueError(
+                f"no install command for release {key!r} on {platform!r}: "
+                f"its platforms are {list(release.platforms)}"
+            )
         install = release.install
         prefix = "pip install " if tool == "pip" else "uv pip install "
-        return prefix + " ".join(f'"{a}"' if a in install.packages else shlex.quote(a)
-                                 for a in install.args(tool, platform))
+        return prefix + " ".join(
+            f'"{a}"' if a in install.packages else shlex.quote(a)
+            for a in install.args(tool, platform)
+        )
 
     def install_commands(self, key: str) -> dict[str, str]:
         """Every generated command of release ``key``, by "tool platform" label."""
-        return {f"{tool} {platform}": self.install_command(key, tool, platform)
-                for tool in INSTALL_TOOLS for platform in INSTALL_PLATFORMS
-                if platform in self.release(key).install_platforms}
+        return {
+            f"{tool} {platform}": self.install_command(key, tool, platform)
+            for tool in INSTALL_TOOLS
+            for platform in INSTALL_PLATFORMS
+            if platform in self.release(key).install_platforms
+        }
 
 
 def cell_source(cell: Cell) -> str:

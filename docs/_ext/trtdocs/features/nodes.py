@@ -40,8 +40,15 @@ def table_of(env: BuildEnvironment) -> FeaturesTable:
 
 def matrix_ref(env: BuildEnvironment, feature: Feature, text: str) -> addnodes.pending_xref:
     """A link to ``feature``'s entry in the support matrix, reading ``text``."""
-    ref = addnodes.pending_xref("", refdomain="std", reftype="ref", reftarget=f"feature-{feature.id}",
-                                refexplicit=True, refwarn=True, refdoc=env.docname)
+    ref = addnodes.pending_xref(
+        "",
+        refdomain="std",
+        reftype="ref",
+        reftarget=f"feature-{feature.id}",
+        refexplicit=True,
+        refwarn=True,
+        refdoc=env.docname,
+    )
     ref += nodes.inline("", "", *inline(text))
     return ref
 
@@ -54,8 +61,14 @@ def use_feature(env: BuildEnvironment, feature_id: str, location: Any) -> Featur
     try:
         feature = table.feature(feature_id)
     except KeyError:
-        logger.error("unknown feature %r: %s has no such id", feature_id, table.path,
-                     location=location, type="trtdocs", subtype="features")
+        logger.error(
+            "unknown feature %r: %s has no such id",
+            feature_id,
+            table.path,
+            location=location,
+            type="trtdocs",
+            subtype="features",
+        )
         return None
     state.of(env).feature_refs.setdefault(env.docname, set()).add(feature.id)
     return feature
@@ -141,13 +154,18 @@ class FeatureNoteParentheses(SphinxTransform):
         # positions, never on parent.index() or parent.remove().
         kept: list[nodes.Node] = []
         # a note that is all its paragraph holds (a table cell) needs no parentheses either
-        alone = sum(1 for c in parent.children if not isinstance(c, nodes.Text) or c.astext().strip()) == 1
+        alone = (
+            sum(1 for c in parent.children if not isinstance(c, nodes.Text) or c.astext().strip())
+            == 1
+        )
         depth = 0
-        previous: int | None = None  # index in `kept` of the last note, while only separators follow it
+        previous: int | None = (
+            None  # index in `kept` of the last note, while only separators follow it
+        )
         for child in parent.children:
             if _is_feature_note(child):
                 if previous is not None and kept[previous]["trtdocs_note"] == child["trtdocs_note"]:
-                    del kept[previous + 1:]  # the separator, then this note, go
+                    del kept[previous + 1 :]  # the separator, then this note, go
                     continue
                 if depth > 0 or alone:
                     child.children = [c for c in child.children if not isinstance(c, nodes.Text)]
@@ -197,7 +215,11 @@ def _close_over_empty_notes(parent: nodes.Element) -> None:
             items[i - 1] += items.pop(i)  # the two sides are one text again
         i = max(i - 1, 0)
     parent.children = []
-    parent.extend(nodes.Text(x) if isinstance(x, str) else x for x in items if not (isinstance(x, str) and not x))
+    parent.extend(
+        nodes.Text(x) if isinstance(x, str) else x
+        for x in items
+        if not (isinstance(x, str) and not x)
+    )
 
 
 def _is_feature_note(node: nodes.Node) -> bool:
@@ -225,16 +247,27 @@ class InstallCommand(SphinxDirective):
         try:
             release = table.release(key)
         except KeyError:
-            logger.error("unknown release %r: %s has no such release", key, table.path,
-                         location=self.get_location(), type="trtdocs", subtype="features")
+            logger.error(
+                "unknown release %r: %s has no such release",
+                key,
+                table.path,
+                location=self.get_location(),
+                type="trtdocs",
+                subtype="features",
+            )
             return []
         if platform not in release.install_platforms:
-            logger.error("release %r of %s does not install on %s (its platforms: %s)", key, table.path,
-                         platform, ", ".join(release.platforms),
-                         location=self.get_location(), type="trtdocs", subtype="features")
+            logger.error(
+                "release %r of %s does not install on %s (its platforms: %s)",
+                key,
+                table.path,
+                platform,
+                ", ".join(release.platforms),
+                location=self.get_location(),
+                type="trtdocs",
+                subtype="features",
+            )
             return []
         text = table.install_command(key, tool, platform)
         block = nodes.literal_block(text, text, language="bash", classes=["trtdocs-install"])
         return [block]
-
-

@@ -37,7 +37,9 @@ def table(app: Sphinx) -> FeaturesTable:
     if build.features is None:
         settings = config.of(app.config)
         try:
-            build.features = load(Path(app.confdir) / settings.features_file, settings.documented_release or None)
+            build.features = load(
+                Path(app.confdir) / settings.features_file, settings.documented_release or None
+            )
         except FeaturesError as exc:
             raise ConfigError(str(exc)) from None
     return build.features
@@ -59,7 +61,7 @@ def references(env: BuildEnvironment) -> dict[str, set[str]]:
     for doc, plan in build.plans.items():
         for req in (*plan.requires, *plan.cell_requires):
             if req.startswith(FEATURE_PREFIX):
-                refs.setdefault(req[len(FEATURE_PREFIX):], set()).add(doc)
+                refs.setdefault(req[len(FEATURE_PREFIX) :], set()).add(doc)
     return refs
 
 
@@ -71,12 +73,23 @@ def check_references(app: Sphinx, env: BuildEnvironment) -> None:
         where = f"{features.path}:{line_of(features.path, f.id)}"
         docs = sorted(refs.get(f.id, ()))
         if f.table_only and docs:
-            logger.error("feature %r is marked table_only but %s reference it; remove table_only",
-                         f.id, ", ".join(docs), location=where, type="trtdocs", subtype="features")
+            logger.error(
+                "feature %r is marked table_only but %s reference it; remove table_only",
+                f.id,
+                ", ".join(docs),
+                location=where,
+                type="trtdocs",
+                subtype="features",
+            )
         elif not f.table_only and not docs:
-            logger.warning("feature %r is referenced by no page: add a {feature-note} or {feature} "
-                           "to the page that describes it, or give it table_only = \"<reason>\"",
-                           f.id, location=where, type="trtdocs", subtype="features-unreferenced")
+            logger.warning(
+                "feature %r is referenced by no page: add a {feature-note} or {feature} "
+                'to the page that describes it, or give it table_only = "<reason>"',
+                f.id,
+                location=where,
+                type="trtdocs",
+                subtype="features-unreferenced",
+            )
 
 
 def check_runs(app: Sphinx, env: BuildEnvironment) -> None:
@@ -89,15 +102,26 @@ def check_runs(app: Sphinx, env: BuildEnvironment) -> None:
             for source in (s for s in cell.sources if s.kind == "run"):
                 where = f"{features.path}:{line_of(features.path, f.id)}"
                 plan = plans.get(source.value)
-                gated = plan is not None and f"{FEATURE_PREFIX}{f.id}" in (*plan.requires, *plan.cell_requires)
+                gated = plan is not None and f"{FEATURE_PREFIX}{f.id}" in (
+                    *plan.requires,
+                    *plan.cell_requires,
+                )
                 if source.value not in env.found_docs:
                     problem = "names no page of this build"
                 elif not gated:
                     problem = f"has no cell gated on {FEATURE_PREFIX}{f.id}, so no cell of it runs the feature"
                 else:
                     continue
-                logger.error("feature %r, release %s: run source %r %s", f.id, key, source.value, problem,
-                             location=where, type="trtdocs", subtype="features")
+                logger.error(
+                    "feature %r, release %s: run source %r %s",
+                    f.id,
+                    key,
+                    source.value,
+                    problem,
+                    location=where,
+                    type="trtdocs",
+                    subtype="features",
+                )
 
 
 def release_note(features: FeaturesTable) -> dict[str, Any]:
@@ -106,18 +130,27 @@ def release_note(features: FeaturesTable) -> dict[str, Any]:
     (one site documents one release)."""
     documented = features.documented_release
     others = [r for r in features.releases.values() if r.key != documented.key]
-    words = [("nightly builds" if r.is_nightly else f"{r.label} ({STATUSES[r.status].words})")
-             for r in others]
-    return {"documented": documented.version or documented.label,
-            "date": documented.date,
-            "others": ", ".join(words[:-1]) + (" and " if len(words) > 1 else "") + (words[-1] if words else ""),
-            "anchor": RELEASES_ID}
+    words = [
+        ("nightly builds" if r.is_nightly else f"{r.label} ({STATUSES[r.status].words})")
+        for r in others
+    ]
+    return {
+        "documented": documented.version or documented.label,
+        "date": documented.date,
+        "others": ", ".join(words[:-1])
+        + (" and " if len(words) > 1 else "")
+        + (words[-1] if words else ""),
+        "anchor": RELEASES_ID,
+    }
 
 
-def _page_context(app: Sphinx, pagename: str, templatename: str,
-                  context: dict[str, Any], doctree: Any) -> None:
+def _page_context(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
     context["trtdocs_release"] = release_note(table(app))
-    context["trtdocs_release_link"] = SUPPORT_MATRIX if SUPPORT_MATRIX in app.env.found_docs else None
+    context["trtdocs_release_link"] = (
+        SUPPORT_MATRIX if SUPPORT_MATRIX in app.env.found_docs else None
+    )
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

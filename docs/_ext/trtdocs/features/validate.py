@@ -23,8 +23,16 @@ from packaging.requirements import Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from ..vocab import (EXTRA_BRINGS_DELEGATE, NIGHTLY, PIN_FIELDS, PINS, PLATFORMS, STATES, STATES_BEFORE_SINCE,
-                     STATUSES)
+from ..vocab import (
+    EXTRA_BRINGS_DELEGATE,
+    NIGHTLY,
+    PIN_FIELDS,
+    PINS,
+    PLATFORMS,
+    STATES,
+    STATES_BEFORE_SINCE,
+    STATUSES,
+)
 from .model import KINDS, Cell, Feature, FeaturesTable, Install, PinSource, Release
 from .sources import CODE, KINDS as SOURCE_KINDS, RUNS, Source, SourceError, parse
 
@@ -34,7 +42,9 @@ _RELEASE_KEYS = frozenset({"status", "version", "date", "platforms", "sources", 
 _INSTALL_KEYS = frozenset({"index_url", "extra_index_urls", "pre", "packages"})
 # Optional: the indexes a Windows install uses instead (first = --index-url).
 _INSTALL_OPTIONAL = frozenset({"windows_index_urls"})
-_FEATURE_KEYS = frozenset({"id", "title", "since", "kind", "platforms", "note", "cells", "table_only"})
+_FEATURE_KEYS = frozenset(
+    {"id", "title", "since", "kind", "platforms", "note", "cells", "table_only"}
+)
 _CELL_KEYS = frozenset({"state", "sources", "remark"})
 _PIN_KEYS = frozenset({"spec", "metadata", "field"})
 _ID = re.compile(r"[a-z0-9][a-z0-9.-]*\Z")
@@ -65,7 +75,9 @@ class _Validator:
     def fail(self, entry: str, problem: str) -> FeaturesError:
         return FeaturesError(f"{self.path}: {entry}: {problem}")
 
-    def keys(self, entry: str, data: object, allowed: frozenset[str], required: frozenset[str]) -> dict:
+    def keys(
+        self, entry: str, data: object, allowed: frozenset[str], required: frozenset[str]
+    ) -> dict:
         if not isinstance(data, dict):
             raise self.fail(entry, f"must be a table, not {data!r}")
         unknown = sorted(set(data) - allowed)
@@ -78,7 +90,9 @@ class _Validator:
 
     def string(self, entry: str, value: object, *, empty: bool = True) -> str:
         if not isinstance(value, str) or (not empty and not value.strip()):
-            raise self.fail(entry, f"must be a {'' if empty else 'non-empty '}string, not {value!r}")
+            raise self.fail(
+                entry, f"must be a {'' if empty else 'non-empty '}string, not {value!r}"
+            )
         return value
 
     def strings(self, entry: str, value: object) -> tuple[str, ...]:
@@ -97,8 +111,11 @@ class _Validator:
     def sources(self, entry: str, value: object) -> tuple[Source, ...]:
         """A list of sources (:mod:`.sources`), each one a reader can open."""
         if not isinstance(value, list):
-            raise self.fail(entry, f"must be a list of sources ([{{ pr = \"owner/repo#1\", shows = \"...\" }}]), "
-                                   f"not {value!r}")
+            raise self.fail(
+                entry,
+                f'must be a list of sources ([{{ pr = "owner/repo#1", shows = "..." }}]), '
+                f"not {value!r}",
+            )
         out = []
         for i, raw in enumerate(value):
             try:
@@ -122,8 +139,11 @@ class _Validator:
             raise self.fail(entry, f"state {state!r} needs its sources: {STATES[state].needs}")
         named = ", ".join(sorted({s.kind for s in sources}))
         lesser = "; say 'in-code' or 'described' for what they show" if state == "yes" else ""
-        raise self.fail(entry, f"state {state!r} means {STATES[state].needs}, but its sources ({named}) show "
-                               f"none of that: it needs a source of kind {_kinds(_EVIDENCE[needed])}{lesser}")
+        raise self.fail(
+            entry,
+            f"state {state!r} means {STATES[state].needs}, but its sources ({named}) show "
+            f"none of that: it needs a source of kind {_kinds(_EVIDENCE[needed])}{lesser}",
+        )
 
     def platform_list(self, entry: str, value: object) -> tuple[str, ...]:
         platforms = self.strings(entry, value)
@@ -157,9 +177,12 @@ class _Validator:
             features.append(feature)
         # the releases whose [executorch] extra brings the delegate, from that feature's `since`
         brings = next((f for f in features if f.id == EXTRA_BRINGS_DELEGATE), None)
-        releases = tuple(dataclasses.replace(r, extra_brings_delegate=True)
-                         if brings is not None and keys.index(r.key) >= keys.index(brings.since) else r
-                         for r in releases)
+        releases = tuple(
+            dataclasses.replace(r, extra_brings_delegate=True)
+            if brings is not None and keys.index(r.key) >= keys.index(brings.since)
+            else r
+            for r in releases
+        )
         return FeaturesTable(self.path, documented, {r.key: r for r in releases}, tuple(features))
 
     def releases(self, data: object) -> tuple[Release, ...]:
@@ -175,7 +198,9 @@ class _Validator:
         data = self.keys(entry, raw, _RELEASE_KEYS, _RELEASE_KEYS)
         status = self.string(f"{entry}.status", data["status"])
         if status not in STATUSES:
-            raise self.fail(f"{entry}.status", f"unknown status {status!r}; known: {sorted(STATUSES)}")
+            raise self.fail(
+                f"{entry}.status", f"unknown status {status!r}; known: {sorted(STATUSES)}"
+            )
         if (key == NIGHTLY) != (status == NIGHTLY):
             raise self.fail(entry, f"the key {NIGHTLY!r} and the status {NIGHTLY!r} go together")
         version = self.string(f"{entry}.version", data["version"])
@@ -200,8 +225,11 @@ class _Validator:
         pins: dict[str, str] = {}
         sources: dict[str, PinSource] = {}
         if pins_raw and status != "released":
-            raise self.fail(f"{entry}.pins", f"a {status} release has no published metadata to take a pin "
-                                             "from; leave its pins empty")
+            raise self.fail(
+                f"{entry}.pins",
+                f"a {status} release has no published metadata to take a pin "
+                "from; leave its pins empty",
+            )
         for name, raw_pin in pins_raw.items():
             pin_entry = f"{entry}.pins.{name}"
             if name not in PINS:
@@ -214,12 +242,18 @@ class _Validator:
                 try:
                     SpecifierSet(value)
                 except InvalidSpecifier:
-                    raise self.fail(f"{pin_entry}.spec", f"{value!r} is neither a version nor a specifier") from None
+                    raise self.fail(
+                        f"{pin_entry}.spec", f"{value!r} is neither a version nor a specifier"
+                    ) from None
             field = self.string(f"{pin_entry}.field", pin["field"], empty=False)
             if field not in PIN_FIELDS:
-                raise self.fail(f"{pin_entry}.field", f"unknown field {field!r}; known: {sorted(PIN_FIELDS)}")
+                raise self.fail(
+                    f"{pin_entry}.field", f"unknown field {field!r}; known: {sorted(PIN_FIELDS)}"
+                )
             if field in ("Requires-Dist", "Version") and PINS[name].distribution is None:
-                raise self.fail(f"{pin_entry}.field", f"{name} is not a distribution; no {field} names it")
+                raise self.fail(
+                    f"{pin_entry}.field", f"{name} is not a distribution; no {field} names it"
+                )
             source = self.string(f"{pin_entry}.metadata", pin["metadata"], empty=False)
             try:
                 req = Requirement(source)
@@ -227,12 +261,15 @@ class _Validator:
                 if spec.operator != "==" or req.extras or req.marker or req.url:
                     raise ValueError
             except Exception:  # packaging's InvalidRequirement, or not one exact version
-                raise self.fail(f"{pin_entry}.metadata",
-                                f"{source!r} must name one published distribution as <name>==<version>") from None
+                raise self.fail(
+                    f"{pin_entry}.metadata",
+                    f"{source!r} must name one published distribution as <name>==<version>",
+                ) from None
             pins[PINS[name].name(name)] = value
             sources[PINS[name].name(name)] = PinSource(req.name, spec.version, field)
-        install_raw = self.keys(f"{entry}.install", data["install"], _INSTALL_KEYS | _INSTALL_OPTIONAL,
-                                _INSTALL_KEYS)
+        install_raw = self.keys(
+            f"{entry}.install", data["install"], _INSTALL_KEYS | _INSTALL_OPTIONAL, _INSTALL_KEYS
+        )
         packages = self.strings(f"{entry}.install.packages", install_raw["packages"])
         if not packages:
             raise self.fail(f"{entry}.install.packages", "must name at least one package")
@@ -240,33 +277,47 @@ class _Validator:
             try:
                 Requirement(p)
             except Exception as exc:  # packaging's InvalidRequirement
-                raise self.fail(f"{entry}.install.packages", f"{p!r} is not a requirement: {exc}") from None
+                raise self.fail(
+                    f"{entry}.install.packages", f"{p!r} is not a requirement: {exc}"
+                ) from None
         pre = install_raw["pre"]
         if not isinstance(pre, bool):
             raise self.fail(f"{entry}.install.pre", f"must be true or false, not {pre!r}")
-        urls = (self.string(f"{entry}.install.index_url", install_raw["index_url"]),
-                *self.strings(f"{entry}.install.extra_index_urls", install_raw["extra_index_urls"]))
+        urls = (
+            self.string(f"{entry}.install.index_url", install_raw["index_url"]),
+            *self.strings(f"{entry}.install.extra_index_urls", install_raw["extra_index_urls"]),
+        )
         for url in filter(None, urls):
             if not url.startswith("https://"):
                 raise self.fail(f"{entry}.install", f"index URL {url!r} is not https")
-        windows = self.strings(f"{entry}.install.windows_index_urls",
-                               install_raw.get("windows_index_urls", []))
+        windows = self.strings(
+            f"{entry}.install.windows_index_urls", install_raw.get("windows_index_urls", [])
+        )
         for url in windows:
             if not url.startswith("https://"):
-                raise self.fail(f"{entry}.install.windows_index_urls", f"index URL {url!r} is not https")
+                raise self.fail(
+                    f"{entry}.install.windows_index_urls", f"index URL {url!r} is not https"
+                )
         install = Install(urls[0], tuple(urls[1:]), pre, packages, windows)
         return Release(
-            key=key, status=status, version=version,
+            key=key,
+            status=status,
+            version=version,
             date=self.string(f"{entry}.date", data["date"]),
             platforms=self.platform_list(f"{entry}.platforms", data["platforms"]),
             sources=self.nonempty_sources(f"{entry}.sources", data["sources"]),
-            pins=pins, pin_sources=sources, install=install)
+            pins=pins,
+            pin_sources=sources,
+            install=install,
+        )
 
     def feature(self, index: int, raw: object, releases: tuple[Release, ...]) -> Feature:
         entry = f"features[{index}]"
         if isinstance(raw, dict) and isinstance(raw.get("id"), str):
             entry += f" {raw['id']!r}"
-        data = self.keys(entry, raw, _FEATURE_KEYS, _FEATURE_KEYS - {"platforms", "table_only", "kind"})
+        data = self.keys(
+            entry, raw, _FEATURE_KEYS, _FEATURE_KEYS - {"platforms", "table_only", "kind"}
+        )
         fid = self.string(f"{entry}.id", data["id"], empty=False)
         if not _ID.match(fid):
             raise self.fail(entry, "an id is lower-case letters, digits, '.' and '-'")
@@ -281,20 +332,24 @@ class _Validator:
                 if key not in keys:
                     raise self.fail(f"{entry}.platforms", f"unknown release {key!r}; known: {keys}")
                 if keys.index(key) < keys.index(since):
-                    raise self.fail(f"{entry}.platforms", f"release {key!r} is older than since={since!r}")
+                    raise self.fail(
+                        f"{entry}.platforms", f"release {key!r} is older than since={since!r}"
+                    )
                 platforms[key] = self.platform_list(f"{entry}.platforms.{key}", value)
         elif raw_platforms is not None:
             platforms[since] = self.platform_list(f"{entry}.platforms", raw_platforms)
         # a feature cannot work where its release does not
-        for key in keys[keys.index(since):]:
+        for key in keys[keys.index(since) :]:
             chosen = None
             for k in keys[: keys.index(key) + 1]:
                 chosen = platforms.get(k, chosen)
             release = releases[keys.index(key)]
             extra = sorted(set(chosen or ()) - set(release.platforms))
             if extra:
-                raise self.fail(f"{entry}.platforms",
-                                f"{extra[0]!r} is not a platform of release {key!r} ({list(release.platforms)})")
+                raise self.fail(
+                    f"{entry}.platforms",
+                    f"{extra[0]!r} is not a platform of release {key!r} ({list(release.platforms)})",
+                )
         table_only = data.get("table_only", "")
         if "table_only" in data:
             table_only = self.string(f"{entry}.table_only", table_only, empty=False)
@@ -302,14 +357,20 @@ class _Validator:
         if kind not in KINDS:
             raise self.fail(f"{entry}.kind", f"unknown kind {kind!r}; known: {sorted(KINDS)}")
         if kind == "changed" and since == NIGHTLY:
-            raise self.fail(f"{entry}.kind", "a changed behaviour names the release that changed it, not nightly")
+            raise self.fail(
+                f"{entry}.kind",
+                "a changed behaviour names the release that changed it, not nightly",
+            )
         return Feature(
             id=fid,
             title=self.note(f"{entry}.title", data["title"]),
-            since=since, kind=kind, platforms=platforms,
+            since=since,
+            kind=kind,
+            platforms=platforms,
             note=self.note(f"{entry}.note", data["note"]),
             cells=self.cells(f"{entry}.cells", data["cells"], keys, since),
-            table_only=table_only)
+            table_only=table_only,
+        )
 
     def cells(self, entry: str, raw: object, keys: list[str], since: str) -> dict[str, Cell]:
         """One cell per release; a yes, no or broken cell names its source, and
@@ -323,27 +384,39 @@ class _Validator:
         for key in keys:
             cell_entry = f"{entry}.{key!r}" if "." in key else f"{entry}.{key}"
             if key not in raw:
-                raise self.fail(entry, f"missing release {key!r}: every release gets a cell "
-                                       f"({', '.join(sorted(STATES))})")
+                raise self.fail(
+                    entry,
+                    f"missing release {key!r}: every release gets a cell "
+                    f"({', '.join(sorted(STATES))})",
+                )
             data = self.keys(cell_entry, raw[key], _CELL_KEYS, frozenset({"state"}))
             state = self.string(f"{cell_entry}.state", data["state"], empty=False)
             if state not in STATES:
-                raise self.fail(f"{cell_entry}.state", f"unknown state {state!r}; known: {sorted(STATES)}")
+                raise self.fail(
+                    f"{cell_entry}.state", f"unknown state {state!r}; known: {sorted(STATES)}"
+                )
             sources = self.sources(f"{cell_entry}.sources", data.get("sources", []))
             self.evidence(cell_entry, state, sources)
             remark = self.string(f"{cell_entry}.remark", data.get("remark", "")).strip()
             if state == "in-code" and remark and not remark.startswith(IN_CODE_REMARK):
                 # notes print the remark in place of "no run shown" (words.state_words)
-                raise self.fail(f"{cell_entry}.remark", f"an in-code remark names the run that is missing, "
-                                                        f"such as 'no run with engines shown'; {remark!r} "
-                                                        f"does not start with {IN_CODE_REMARK!r}")
+                raise self.fail(
+                    f"{cell_entry}.remark",
+                    f"an in-code remark names the run that is missing, "
+                    f"such as 'no run with engines shown'; {remark!r} "
+                    f"does not start with {IN_CODE_REMARK!r}",
+                )
             before = keys.index(key) < keys.index(since)
             if before and state not in STATES_BEFORE_SINCE:
-                raise self.fail(f"{cell_entry}.state", f"is {state!r} but since = {since!r} says "
-                                                       f"release {key!r} lacks the feature")
+                raise self.fail(
+                    f"{cell_entry}.state",
+                    f"is {state!r} but since = {since!r} says release {key!r} lacks the feature",
+                )
             if not before and state == "no":
-                raise self.fail(f"{cell_entry}.state", f"is 'no' but since = {since!r} says "
-                                                       f"release {key!r} has the feature")
+                raise self.fail(
+                    f"{cell_entry}.state",
+                    f"is 'no' but since = {since!r} says release {key!r} has the feature",
+                )
             cells[key] = Cell(state, sources, remark)
         return cells
 
@@ -369,5 +442,3 @@ def line_of(path: Path, feature_id: str) -> int:
     except OSError:
         pass
     return 1
-
-

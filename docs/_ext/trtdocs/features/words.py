@@ -24,7 +24,7 @@ def join_over(prev: str, nxt: str) -> tuple[str, str]:
     if head.endswith("("):  # "(x, y)" with x gone: "(y)"
         return head, _LEADING_SEPARATOR.sub("", nxt, count=1)
     if (m := _TRAILING_SEPARATOR.search(prev)) and (not nxt.strip() or nxt.lstrip()[:1] in ".,;:)"):
-        return prev[:m.start()], nxt  # "(y, x)" with x gone: "(y)"
+        return prev[: m.start()], nxt  # "(y, x)" with x gone: "(y)"
     if not nxt or nxt[:1] in ".,;:)":
         return prev.rstrip(), nxt
     return prev, nxt
@@ -42,7 +42,11 @@ def release_words(key: str) -> str:
 
 def needs_words(key: str) -> str:
     """What a reader installs to get a feature that release ``key`` shows."""
-    return "Needs a Torch-TensorRT nightly build" if key == NIGHTLY else f"Needs Torch-TensorRT {key} or newer"
+    return (
+        "Needs a Torch-TensorRT nightly build"
+        if key == NIGHTLY
+        else f"Needs Torch-TensorRT {key} or newer"
+    )
 
 
 # State -> what a cell says of its release, in a note ({release}: "2.14", "nightly builds").
@@ -71,7 +75,7 @@ def state_words(state: str, key: str, status: str, remark: str = "") -> str:
     run with engines shown"."""
     if state == "in-code" and remark:
         return _IN_CODE_WITH_REMARK.format(release=release_words(key), remark=remark)
-    words = (_DESCRIBED_WORDS[status] if state == "described" else _STATE_WORDS[state])
+    words = _DESCRIBED_WORDS[status] if state == "described" else _STATE_WORDS[state]
     words = words.format(release=release_words(key))
     return f"{words}: {remark}" if remark else words
 

@@ -44,7 +44,9 @@ def _in_inline(children: list, line: int) -> list[Unrendered]:
     previous = None
     for child in children:
         if child.type == "text":
-            found += [Unrendered(line, m.group().strip()) for m in _COLON_FENCE.finditer(child.content)]
+            found += [
+                Unrendered(line, m.group().strip()) for m in _COLON_FENCE.finditer(child.content)
+            ]
         elif child.type == "code_inline" and previous is not None and previous.type == "text":
             role = _ROLE_NAME.search(previous.content)
             if role:

@@ -13,10 +13,12 @@ from markdown_it import MarkdownIt
 
 LLMS_TXT = "llms.txt"
 LLMS_FULL_TXT = "llms-full.txt"
-ABOUT = ("Each link is a page's Markdown twin: the page as the site shows it, with the outputs of "
-         "the build that executed its code, the mark and reason on each cell that did not run, the "
-         "version notes, and the line that says where the outputs came from. {full} holds every "
-         "twin in this order.")
+ABOUT = (
+    "Each link is a page's Markdown twin: the page as the site shows it, with the outputs of "
+    "the build that executed its code, the mark and reason on each cell that did not run, the "
+    "version notes, and the line that says where the outputs came from. {full} holds every "
+    "twin in this order."
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -66,7 +68,13 @@ def _line(page: Page) -> str:
 
 def llms_txt(title: str, summary: str, pages: Sequence[Page]) -> str:
     """``llms.txt``: the title, the summary, then each toctree caption's pages."""
-    lines = [f"# {title}", "", f"> {summary}", "", ABOUT.format(full=f"[{LLMS_FULL_TXT}]({LLMS_FULL_TXT})")]
+    lines = [
+        f"# {title}",
+        "",
+        f"> {summary}",
+        "",
+        ABOUT.format(full=f"[{LLMS_FULL_TXT}]({LLMS_FULL_TXT})"),
+    ]
     section = None
     for page in pages:
         if page.section != section:

@@ -41,20 +41,30 @@ def _html_name(app: Sphinx, docname: str) -> str:
     return Path(app.builder.get_outfilename(docname)).relative_to(app.outdir).as_posix()
 
 
-def write_twin(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object) -> None:
+def write_twin(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
     """At html-page-context: the page's twin, beside its HTML."""
     if app.builder.format != "html" or doctree is None or pagename not in app.env.all_docs:
         return
     text = twins.markdown(doctree, pagename, app.builder)
     for problem in check.unrendered(text):
-        logger.error("its Markdown twin holds %s: render it, or write it as code", problem.message(),
-                     location=pagename, type="trtdocs", subtype="twins")
+        logger.error(
+            "its Markdown twin holds %s: render it, or write it as code",
+            problem.message(),
+            location=pagename,
+            type="trtdocs",
+            subtype="twins",
+        )
     name = twins.twin_name(_html_name(app, pagename))
     out = Path(app.outdir, name)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
     href = html.escape(posixpath.basename(name))
-    context["metatags"] = context.get("metatags", "") + f'\n<link rel="alternate" type="text/markdown" href="{href}" />'
+    context["metatags"] = (
+        context.get("metatags", "")
+        + f'\n<link rel="alternate" type="text/markdown" href="{href}" />'
+    )
 
 
 def _sections(env: BuildEnvironment) -> dict[str, str]:
@@ -86,12 +96,20 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
         name = twins.twin_name(_html_name(app, docname))
         path = Path(app.outdir, name)
         if not path.is_file():
-            logger.error("no Markdown twin at %s: llms.txt lists every page", name, location=docname,
-                         type="trtdocs", subtype="twins")
+            logger.error(
+                "no Markdown twin at %s: llms.txt lists every page",
+                name,
+                location=docname,
+                type="trtdocs",
+                subtype="twins",
+            )
             continue
         title = env.titles[docname].astext() if docname in env.titles else docname
-        pages.append(index.Page(sections.get(docname, "Pages"), title, base + name,
-                                path.read_text(encoding="utf-8")))
+        pages.append(
+            index.Page(
+                sections.get(docname, "Pages"), title, base + name, path.read_text(encoding="utf-8")
+            )
+        )
     if not pages:
         return
     # Both files are a function of the pages and the project's name. When neither

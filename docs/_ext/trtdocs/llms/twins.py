@@ -37,8 +37,15 @@ if TYPE_CHECKING:
 
 SUFFIX = ".md"  # a twin is its page's HTML file name with this appended (llmstxt.org)
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-_CODE_LANGUAGES = {"ipython3": "python", "ipython": "python", "python3": "python", "myst-ansi": "text",
-                   "ipythontb": "text", "none": "text", "default": "text"}
+_CODE_LANGUAGES = {
+    "ipython3": "python",
+    "ipython": "python",
+    "python3": "python",
+    "myst-ansi": "text",
+    "ipythontb": "text",
+    "none": "text",
+    "default": "text",
+}
 _OUTPUT_WORDS = {"stderr": "Output (stderr)", "traceback": "Output (error)"}
 
 
@@ -47,11 +54,19 @@ def twin_name(html_name: str) -> str:
     return html_name + SUFFIX
 
 
-def _quote(title: list[nodes.Node], body: list[nodes.Node], classes: list[str]) -> nodes.block_quote:
+def _quote(
+    title: list[nodes.Node], body: list[nodes.Node], classes: list[str]
+) -> nodes.block_quote:
     quote = nodes.block_quote(classes=classes)
     if title:  # in bold, unless it has its own bold words (the banner's status)
-        bold = any(isinstance(n, nodes.strong) for node in title for n in node.findall(nodes.strong))
-        quote += nodes.paragraph("", "", *title) if bold else nodes.paragraph("", "", nodes.strong("", "", *title))
+        bold = any(
+            isinstance(n, nodes.strong) for node in title for n in node.findall(nodes.strong)
+        )
+        quote += (
+            nodes.paragraph("", "", *title)
+            if bold
+            else nodes.paragraph("", "", nodes.strong("", "", *title))
+        )
     quote.extend(body)
     return quote
 
@@ -76,7 +91,11 @@ def _admonition_title(node: nodes.Element) -> str:
 
 def _other_link(node: nodes.Node) -> bool:
     """A node that links somewhere and is not a reference the translator knows."""
-    return isinstance(node, nodes.TextElement) and not isinstance(node, nodes.reference) and "refuri" in node
+    return (
+        isinstance(node, nodes.TextElement)
+        and not isinstance(node, nodes.reference)
+        and "refuri" in node
+    )
 
 
 def plain(doctree: nodes.document, docname: str, images: dict[str, str], imagedir: str) -> None:
@@ -89,16 +108,26 @@ def plain(doctree: nodes.document, docname: str, images: dict[str, str], imagedi
     for admonition in list(doctree.findall(_admonition)):
         title = next((c for c in admonition.children if isinstance(c, nodes.title)), None)
         body = [child for child in admonition.children if child is not title]
-        words = list(title.children) if title is not None else [nodes.Text(_admonition_title(admonition))]
+        words = (
+            list(title.children)
+            if title is not None
+            else [nodes.Text(_admonition_title(admonition))]
+        )
         admonition.replace_self(_quote(words, body, admonition["classes"]))
-    for link in list(doctree.findall(_other_link)):  # a download link, or another extension's link node
+    for link in list(
+        doctree.findall(_other_link)
+    ):  # a download link, or another extension's link node
         link.replace_self(nodes.reference("", link.astext(), refuri=link["refuri"], internal=False))
     for container in list(doctree.findall(nodes.container)):
         if container.get("nb_element") == "cell_code_output":
-            for block in list(container.findall(nodes.literal_block)):  # a list: the loop inserts siblings
+            for block in list(
+                container.findall(nodes.literal_block)
+            ):  # a list: the loop inserts siblings
                 kind = next((c for c in block["classes"] if c in _OUTPUT_WORDS), "")
-                block.parent.insert(block.parent.index(block),
-                                    nodes.paragraph("", "", nodes.emphasis(text=_OUTPUT_WORDS.get(kind, "Output"))))
+                block.parent.insert(
+                    block.parent.index(block),
+                    nodes.paragraph("", "", nodes.emphasis(text=_OUTPUT_WORDS.get(kind, "Output"))),
+                )
     for block in doctree.findall(nodes.literal_block):
         text = _ANSI.sub("", block.astext())
         language = block.get("language", "")
@@ -108,7 +137,9 @@ def plain(doctree: nodes.document, docname: str, images: dict[str, str], imagedi
         node.replace_self(nodes.literal_block(node["code"], node["code"], language="dot"))
     for node in list(doctree.findall(lambda n: type(n).__name__ == "PassthroughTextElement")):
         node.replace_self(nodes.paragraph("", "", nodes.strong("", "", *node.children)))
-    for title in list(doctree.findall(nodes.title)):  # a toctree's caption: a title outside a section
+    for title in list(
+        doctree.findall(nodes.title)
+    ):  # a toctree's caption: a title outside a section
         if not isinstance(title.parent, (nodes.section, nodes.document)):
             title.replace_self(nodes.paragraph("", "", nodes.strong("", "", *title.children)))
     for caption in list(doctree.findall(nodes.caption)):
@@ -144,7 +175,9 @@ class TwinTranslator(MarkdownTranslator):
 
     @pushing_context
     def visit_block_quote(self, node: nodes.block_quote) -> None:
-        self._push_context(IndentContext("> ", empty=True, params=SubContextParams(2, 2)))  # one quote, apart
+        self._push_context(
+            IndentContext("> ", empty=True, params=SubContextParams(2, 2))
+        )  # one quote, apart
 
     def visit_literal_block(self, node: nodes.literal_block) -> None:
         self._push_status(escape_text=False, preserve_line_breaks=True)  # as the translator does

@@ -37,8 +37,11 @@ def needs_text(plan: PagePlan, shown_as_text: bool = False) -> str | None:
     if not reqs:
         return "Its code cells run on a CPU." if shown_as_text else "Runs on a CPU."
     # two requirements can read the same (two features of one release): said once
-    words = list(dict.fromkeys(plan.needs.get(r) or (CAPABILITIES[r].needs if r in CAPABILITIES else r)
-                               for r in reqs))
+    words = list(
+        dict.fromkeys(
+            plan.needs.get(r) or (CAPABILITIES[r].needs if r in CAPABILITIES else r) for r in reqs
+        )
+    )
     scope = "" if plan.requires else " for some cells"
     return f"Needs {', '.join(words)}{scope}."
 
@@ -49,7 +52,9 @@ def text_blocks(doctree: nodes.Node) -> dict[str, int]:
     tabs of one tab set (a command for pip and for uv) are one block."""
     seen: dict[str, set[int]] = {kind: set() for kind in BLOCK_KINDS}
     for block in doctree.findall(nodes.literal_block):
-        kind = next((k for k, languages in BLOCK_KINDS.items() if block.get("language") in languages), None)
+        kind = next(
+            (k for k, languages in BLOCK_KINDS.items() if block.get("language") in languages), None
+        )
         if kind is None:
             continue
         key, ancestor = id(block), block.parent
@@ -63,13 +68,17 @@ def text_blocks(doctree: nodes.Node) -> dict[str, int]:
 
 
 # What the drift guards (trtdocs.drift) check of each kind of block, in every build.
-CHECKED: Final[Mapping[str, str]] = MappingProxyType({
-    "shell": "checks the install commands in the shell blocks: packages, pins and package indexes",
-    "C++": "compiles each C++ block and says under it against which headers, stubs included",
-    "CMake": "parses each CMake block",
-    "Python": ("checks the names and keywords each Python block uses from Torch-TensorRT and ExecuTorch "
-               "against the installed packages"),
-})
+CHECKED: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "shell": "checks the install commands in the shell blocks: packages, pins and package indexes",
+        "C++": "compiles each C++ block and says under it against which headers, stubs included",
+        "CMake": "parses each CMake block",
+        "Python": (
+            "checks the names and keywords each Python block uses from Torch-TensorRT and ExecuTorch "
+            "against the installed packages"
+        ),
+    }
+)
 
 
 def text_blocks_text(counts: Mapping[str, int], checked: bool, marked: int = 0) -> str | None:
@@ -83,8 +92,11 @@ def text_blocks_text(counts: Mapping[str, int], checked: bool, marked: int = 0) 
     text = f"Shown as text, not run in this build: {blocks}."
     total = sum(counts.values())
     if marked:
-        which = ("It is" if total == 1 else "Each is") if marked >= total else \
-            f"{marked} of them {'is' if marked == 1 else 'are'}"
+        which = (
+            ("It is" if total == 1 else "Each is")
+            if marked >= total
+            else f"{marked} of them {'is' if marked == 1 else 'are'}"
+        )
         needs = "it needs" if marked == 1 or marked >= total else "they need"
         text += f" {which} marked with what {needs}, as a cell that did not run is."
     checks = [CHECKED[kind] for kind in counts if kind in CHECKED] if checked else []
@@ -98,14 +110,20 @@ def _and(items: list[str]) -> str:
     return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
 
 
-def provenance(plan: PagePlan, env: Environment, exec_data: dict[str, Any] | None) -> dict[str, Any]:
+def provenance(
+    plan: PagePlan, env: Environment, exec_data: dict[str, Any] | None
+) -> dict[str, Any]:
     """Where this page's outputs came from (the provenance.json entry)."""
     # shown from a record: the cells that did not run where it was made
-    entry: dict[str, Any] = {"status": plan.status, "reason": plan.reason,
-                             "code_cells": plan.code_cells,
-                             "cells_not_executed": [
-                                 {"cell": s.number, "line": s.line, "needs": list(s.needs),
-                                  "reason": s.reason} for s in plan.skipped]}
+    entry: dict[str, Any] = {
+        "status": plan.status,
+        "reason": plan.reason,
+        "code_cells": plan.code_cells,
+        "cells_not_executed": [
+            {"cell": s.number, "line": s.line, "needs": list(s.needs), "reason": s.reason}
+            for s in plan.skipped
+        ],
+    }
     if plan.status == NO_CODE:
         return entry  # nothing ran: no machine, time or duration to give
     if plan.record is not None:
@@ -116,15 +134,21 @@ def provenance(plan: PagePlan, env: Environment, exec_data: dict[str, Any] | Non
         return entry
     entry["environment"] = env.to_json()
     if exec_data:
-        entry["executed_at"] = dt.datetime.fromtimestamp(exec_data["mtime"], dt.timezone.utc).isoformat(timespec="seconds")
-        entry["duration_s"] = round(exec_data["runtime"], 2) if exec_data.get("runtime") is not None else None
+        entry["executed_at"] = dt.datetime.fromtimestamp(
+            exec_data["mtime"], dt.timezone.utc
+        ).isoformat(timespec="seconds")
+        entry["duration_s"] = (
+            round(exec_data["runtime"], 2) if exec_data.get("runtime") is not None else None
+        )
     return entry
 
 
 def _machine_text(envdata: dict[str, Any]) -> str:
     if envdata.get("cuda_available") and envdata.get("gpu_name"):
-        return (f"{envdata['gpu_name']} (driver {envdata.get('driver_version')}, "
-                f"CUDA {envdata.get('cuda_runtime')})")
+        return (
+            f"{envdata['gpu_name']} (driver {envdata.get('driver_version')}, "
+            f"CUDA {envdata.get('cuda_runtime')})"
+        )
     return f"{envdata.get('cpu_model')} ({envdata.get('cpu_count')} cores), no CUDA GPU"
 
 
@@ -139,14 +163,23 @@ def _versions_text(envdata: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v[k]}" for k in v if v[k])
 
 
-TITLES: Final[Mapping[str, str]] = MappingProxyType({
-    "executed": "Executed in this build", "recorded": "Outputs recorded on another machine",
-    "partly executed": "Partly executed in this build", "not executed": "Not executed in this build",
-    NO_CODE: "No code cells"})
+TITLES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "executed": "Executed in this build",
+        "recorded": "Outputs recorded on another machine",
+        "partly executed": "Partly executed in this build",
+        "not executed": "Not executed in this build",
+        NO_CODE: "No code cells",
+    }
+)
 # an execution this build found in the jupyter-cache: it ran in an earlier build of
 # the same code and environment (the cache key, cachekey.py), not in this one
-EARLIER: Final[Mapping[str, str]] = MappingProxyType({
-    "executed": "Executed in an earlier build", "partly executed": "Partly executed in an earlier build"})
+EARLIER: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "executed": "Executed in an earlier build",
+        "partly executed": "Partly executed in an earlier build",
+    }
+)
 
 
 def resolutions(claims: tuple[str, tuple[str, ...]]) -> list[nodes.Node]:
@@ -158,10 +191,16 @@ def resolutions(claims: tuple[str, tuple[str, ...]]) -> list[nodes.Node]:
     return [nodes.paragraph(text=lead), listing]
 
 
-def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
-           report: nodes.Node | None = None, blocks: Mapping[str, int] | None = None,
-           checked: bool = False, resolved: tuple[str, tuple[str, ...]] | None = None,
-           marked: int = 0) -> nodes.Element:
+def banner(
+    plan: PagePlan,
+    entry: dict[str, Any],
+    docname: str,
+    report: nodes.Node | None = None,
+    blocks: Mapping[str, int] | None = None,
+    checked: bool = False,
+    resolved: tuple[str, tuple[str, ...]] | None = None,
+    marked: int = 0,
+) -> nodes.Element:
     """One line (status, machine, date, downloads); what it needs, which cells
     did not run and where the outputs come from, folded under it; and how its
     install commands resolved, when the drift guards resolved them."""
@@ -176,7 +215,9 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
         summary.append(nodes.Text(f" · {str(entry['executed_at'])[:10]}"))
     summary.append(nodes.Text(" · "))
     summary.extend(downloads.links(docname))
-    shown_as_text = text_blocks_text(blocks or {}, checked, marked) if status != "not executed" else None
+    shown_as_text = (
+        text_blocks_text(blocks or {}, checked, marked) if status != "not executed" else None
+    )
     needs = needs_text(plan, shown_as_text is not None)
     body: list[nodes.Node] = [nodes.paragraph(text=needs)] if needs else []
     if shown_as_text:
@@ -185,52 +226,93 @@ def banner(plan: PagePlan, entry: dict[str, Any], docname: str,
         body += resolutions(resolved)
     if status == "recorded":
         when = recorded.executed_at(entry)
-        age = recorded.age_words(when, dt.datetime.now(dt.timezone.utc)) if when else "at an unknown time"
+        age = (
+            recorded.age_words(when, dt.datetime.now(dt.timezone.utc))
+            if when
+            else "at an unknown time"
+        )
         tensorrt = (envdata.get("versions") or {}).get("tensorrt") or "not installed"
-        body.append(nodes.paragraph(text=f"Recorded on {_machine_text(envdata)}, TensorRT {tensorrt}, {age}."))
-        body.append(nodes.paragraph(text=(
-            f"These outputs come from {entry.get('record')}: executed on {_machine_text(envdata)} "
-            f"at {entry.get('executed_at')} in {entry.get('duration_s')} s, "
-            f"with {_versions_text(envdata)}.")))
+        body.append(
+            nodes.paragraph(
+                text=f"Recorded on {_machine_text(envdata)}, TensorRT {tensorrt}, {age}."
+            )
+        )
+        body.append(
+            nodes.paragraph(
+                text=(
+                    f"These outputs come from {entry.get('record')}: executed on {_machine_text(envdata)} "
+                    f"at {entry.get('executed_at')} in {entry.get('duration_s')} s, "
+                    f"with {_versions_text(envdata)}."
+                )
+            )
+        )
         if plan.skipped:
-            body.append(nodes.paragraph(text=(
-                f"{len(plan.skipped)} of {plan.code_cells} code cells did not run there, because that "
-                f"machine's release lacks what they need; each is marked, with its reason.")))
+            body.append(
+                nodes.paragraph(
+                    text=(
+                        f"{len(plan.skipped)} of {plan.code_cells} code cells did not run there, because that "
+                        f"machine's release lacks what they need; each is marked, with its reason."
+                    )
+                )
+            )
     elif status == NO_CODE:
         pass  # nothing ran: no outputs to account for
     elif plan.deferred and status == "not executed":
         body.append(nodes.paragraph(text=f"Reason: {plan.reason}."))
     else:
         if plan.skipped:
-            para = nodes.paragraph(text=(
-                f"{len(plan.skipped)} of {plan.code_cells} code cells did not run here; "
-                f"each is marked, with its reason."))
+            para = nodes.paragraph(
+                text=(
+                    f"{len(plan.skipped)} of {plan.code_cells} code cells did not run here; "
+                    f"each is marked, with its reason."
+                )
+            )
             if report is not None:
                 para += nodes.Text(" What the build machine lacks is on the ")
                 para += report
                 para += nodes.Text(".")
             body.append(para)
         if not (plan.skipped and len(plan.skipped) == plan.code_cells):
-            body.append(nodes.paragraph(text=(
-                f"Outputs below come from {_machine_text(envdata)}, executed at "
-                f"{entry.get('executed_at', 'unknown time')} in {entry.get('duration_s', '?')} s, "
-                f"with {_versions_text(envdata)}.")))
+            body.append(
+                nodes.paragraph(
+                    text=(
+                        f"Outputs below come from {_machine_text(envdata)}, executed at "
+                        f"{entry.get('executed_at', 'unknown time')} in {entry.get('duration_s', '?')} s, "
+                        f"with {_versions_text(envdata)}."
+                    )
+                )
+            )
             if earlier:
-                body.append(nodes.paragraph(text=(
-                    "This build found that run in its execution cache: the page's code, the files "
-                    "it reads, and the machine and its packages are unchanged since.")))
+                body.append(
+                    nodes.paragraph(
+                        text=(
+                            "This build found that run in its execution cache: the page's code, the files "
+                            "it reads, and the machine and its packages are unchanged since."
+                        )
+                    )
+                )
     body.append(downloads.description(docname, plan, earlier))
     # no-search: Sphinx's search index leaves the banner out (its words are on every page)
-    return folding.make(summary, body, ["trtdocs-status", f"trtdocs-status-{status.replace(' ', '-')}",
-                                        "admonition", kind, "no-search"])
+    return folding.make(
+        summary,
+        body,
+        [
+            "trtdocs-status",
+            f"trtdocs-status-{status.replace(' ', '-')}",
+            "admonition",
+            kind,
+            "no-search",
+        ],
+    )
 
 
 def _report_link(app: Sphinx, docname: str) -> nodes.Node | None:
     reports = sorted(state.of(app.env).report_docs)
     if not reports or app.builder.format != "html":
         return None
-    return nodes.reference("", "Build report", internal=True,
-                           refuri=app.builder.get_relative_uri(docname, reports[0]))
+    return nodes.reference(
+        "", "Build report", internal=True, refuri=app.builder.get_relative_uri(docname, reports[0])
+    )
 
 
 def running_time(entry: dict[str, Any]) -> nodes.paragraph | None:
@@ -239,10 +321,14 @@ def running_time(entry: dict[str, Any]) -> nodes.paragraph | None:
     if seconds is None or entry["status"] in ("not executed", NO_CODE):
         return None
     minutes, rest = divmod(float(seconds), 60)
-    where = {"recorded": f" (recorded on {_machine_short(entry.get('environment') or {})})",
-             "partly executed": " (the cells that ran)"}.get(entry["status"], "")
-    return nodes.paragraph(text=f"Total running time of this notebook: {int(minutes)} min {rest:.1f} s{where}.",
-                           classes=["trtdocs-running-time"])
+    where = {
+        "recorded": f" (recorded on {_machine_short(entry.get('environment') or {})})",
+        "partly executed": " (the cells that ran)",
+    }.get(entry["status"], "")
+    return nodes.paragraph(
+        text=f"Total running time of this notebook: {int(minutes)} min {rest:.1f} s{where}.",
+        classes=["trtdocs-running-time"],
+    )
 
 
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -254,10 +340,18 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             node.parent.remove(node)
             continue
         entry = page_entry(app, docname, plan)
-        node.replace_self(banner(plan, entry, docname, _report_link(app, docname), blocks,
-                                 checked="trtdocs.drift" in app.extensions and config.of(app.config).drift,
-                                 resolved=state.of(app.env).install_claims.get(docname),
-                                 marked=textmarks.marked(doctree)))
+        node.replace_self(
+            banner(
+                plan,
+                entry,
+                docname,
+                _report_link(app, docname),
+                blocks,
+                checked="trtdocs.drift" in app.extensions and config.of(app.config).drift,
+                resolved=state.of(app.env).install_claims.get(docname),
+                marked=textmarks.marked(doctree),
+            )
+        )
         shown = running_time(entry)
         section = next(iter(doctree.findall(nodes.section)), None)
         if shown is not None and section is not None:
@@ -271,6 +365,11 @@ def page_entry(app: Sphinx, docname: str, plan: PagePlan) -> dict[str, Any]:
     context = state.of(app.env).context
     assert context is not None, "trtdocs.notebooks is not set up"
     entry = provenance(plan, context.environment, exec_data)
-    if exec_data and plan.record is None and plan.status != NO_CODE and exec_data.get("mtime") is not None:
+    if (
+        exec_data
+        and plan.record is None
+        and plan.status != NO_CODE
+        and exec_data.get("mtime") is not None
+    ):
         entry["earlier"] = exec_data["mtime"] < context.now.timestamp()
     return entry

@@ -84,7 +84,8 @@ def project_files(sources: Iterable[str], roots: Sequence[Path]) -> list[Path]:
             package_dir = path.parent
             pending.extend(
                 f"{name.rsplit('.', 1)[0] if path.name != '__init__.py' else name}.{p.stem}"
-                for p in package_dir.glob("*.py") if p.stem != "__init__"
+                for p in package_dir.glob("*.py")
+                if p.stem != "__init__"
             )
     return sorted(found)
 

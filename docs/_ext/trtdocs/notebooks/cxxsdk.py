@@ -46,7 +46,11 @@ def package_root(where: Path | None = None) -> Path | None:
 
 def include_dir(where: Path | None = None) -> Path | None:
     root = package_root(where)
-    return root / "include" if root is not None and (root / "include" / "executorch").is_dir() else None
+    return (
+        root / "include"
+        if root is not None and (root / "include" / "executorch").is_dir()
+        else None
+    )
 
 
 def sdk_version(where: Path | None = None) -> str | None:

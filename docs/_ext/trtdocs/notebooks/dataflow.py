@@ -63,7 +63,8 @@ def _statement_names(statement: ast.stmt) -> tuple[set[str], set[str]]:
     pending = list(table.get_children())
     while pending:  # nested scopes read module names they do not bind
         scope = pending.pop()
-        loaded.update(s.get_name() for s in scope.get_symbols()
-                      if s.is_global() and s.is_referenced())
+        loaded.update(
+            s.get_name() for s in scope.get_symbols() if s.is_global() and s.is_referenced()
+        )
         pending.extend(scope.get_children())
     return loaded, stored

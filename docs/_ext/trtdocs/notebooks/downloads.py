@@ -62,21 +62,41 @@ def links(docname: str) -> list[nodes.Node]:
     """The banner's download links (the files sit next to the page); the
     browser saves them rather than showing JSON or Markdown text."""
     base = docname.rsplit("/", 1)[-1]
-    return [download_link("", f"{base}.ipynb", refuri=f"{base}.ipynb", filename=f"{base}.ipynb",
-                          classes=["trtdocs-download-ipynb"]),
-            nodes.Text(" · "),
-            download_link("", f"{base}.md", refuri=f"{base}.md", filename=f"{base}.md",
-                          classes=["trtdocs-download-md"])]
+    return [
+        download_link(
+            "",
+            f"{base}.ipynb",
+            refuri=f"{base}.ipynb",
+            filename=f"{base}.ipynb",
+            classes=["trtdocs-download-ipynb"],
+        ),
+        nodes.Text(" · "),
+        download_link(
+            "",
+            f"{base}.md",
+            refuri=f"{base}.md",
+            filename=f"{base}.md",
+            classes=["trtdocs-download-md"],
+        ),
+    ]
 
 
 def description(docname: str, plan: PagePlan, earlier: bool = False) -> nodes.paragraph:
     """What the two downloads hold, in words; ``earlier``: the outputs come from
     an earlier build's run (the banner says so)."""
     base = docname.rsplit("/", 1)[-1]
-    contents = CONTENTS_EARLIER[plan.status] if earlier and plan.status in CONTENTS_EARLIER else CONTENTS[plan.status]
-    return nodes.paragraph(text=(
-        f"Downloads: {base}.ipynb, the notebook {contents}; {base}.md, its MyST source "
-        f"(opens as a notebook in JupyterLab with jupytext)."), classes=["trtdocs-downloads"])
+    contents = (
+        CONTENTS_EARLIER[plan.status]
+        if earlier and plan.status in CONTENTS_EARLIER
+        else CONTENTS[plan.status]
+    )
+    return nodes.paragraph(
+        text=(
+            f"Downloads: {base}.ipynb, the notebook {contents}; {base}.md, its MyST source "
+            f"(opens as a notebook in JupyterLab with jupytext)."
+        ),
+        classes=["trtdocs-downloads"],
+    )
 
 
 def for_jupyter(nb: nbformat.NotebookNode, plan: PagePlan) -> nbformat.NotebookNode:
@@ -87,7 +107,9 @@ def for_jupyter(nb: nbformat.NotebookNode, plan: PagePlan) -> nbformat.NotebookN
     note = NOTE_RECORDED if plan.record is not None else NOTE
     for s in plan.skipped:
         needs = ", ".join(s.needs) or "dependency"
-        notes[s.index] = nbformat.v4.new_markdown_cell(f"{note} (needs: {needs}): {s.reason.strip()}")
+        notes[s.index] = nbformat.v4.new_markdown_cell(
+            f"{note} (needs: {needs}): {s.reason.strip()}"
+        )
         tags = nb.cells[s.index].metadata.get("tags", [])
         if SKIP_TAG in tags:
             tags.remove(SKIP_TAG)
@@ -123,9 +145,13 @@ def executed_notebook(app: Sphinx, docname: str, plan: PagePlan) -> nbformat.Not
         try:
             _, nb = get_cache(config.execution_cache_path).merge_match_into_notebook(nb)
         except KeyError:
-            logger.warning(f"{docname}: the outputs it shows are neither in {path} nor in the jupyter-cache "
-                           f"{config.execution_cache_path}; the download has no outputs",
-                           location=docname, type="trtdocs", subtype="downloads")
+            logger.warning(
+                f"{docname}: the outputs it shows are neither in {path} nor in the jupyter-cache "
+                f"{config.execution_cache_path}; the download has no outputs",
+                location=docname,
+                type="trtdocs",
+                subtype="downloads",
+            )
     return nb
 
 
@@ -141,8 +167,12 @@ def write(app: Sphinx, pagename: str, templatename: str, context: dict, doctree:
     if nb is None:
         if any(kind == "error" for _, _, kind in plan.problems):
             return  # the page failed to execute, and its error says why
-        logger.warning(f"{pagename}: myst-nb wrote no notebook to {app.env.mystnb_config.output_folder}",
-                       location=pagename, type="trtdocs", subtype="downloads")
+        logger.warning(
+            f"{pagename}: myst-nb wrote no notebook to {app.env.mystnb_config.output_folder}",
+            location=pagename,
+            type="trtdocs",
+            subtype="downloads",
+        )
         return
     lines = list(nb.metadata.get("source_map") or [])
     download = for_jupyter(nb, plan)
@@ -171,23 +201,39 @@ def context(app: Sphinx, pagename: str, suffix: str, diagram: Any = None) -> mar
     assert build.features is not None, "trtdocs.features is not set up"
     std = env.domains.standard_domain
     titled = std.labels  # labels of a section, figure or table: (docname, anchor, title)
-    labels = {name: (doc, anchor, titled[name][2] if name in titled else "")
-              for name, (doc, anchor) in std.anonlabels.items()}
+    labels = {
+        name: (doc, anchor, titled[name][2] if name in titled else "")
+        for name, (doc, anchor) in std.anonlabels.items()
+    }
     return markdown.Context(
-        features=build.features, data_dir=Path(app.srcdir, config.of(app.config).data_dir), page=pagename,
-        suffix=suffix, titles={doc: title.astext() for doc, title in env.titles.items()}, labels=labels,
-        notebooks=frozenset(build.plans), extlinks=dict(getattr(app.config, "extlinks", None) or {}),  # none without sphinx.ext.extlinks
-        baseurl=app.config.html_baseurl or "", diagram=diagram, folder=execution_folder(env, pagename))
+        features=build.features,
+        data_dir=Path(app.srcdir, config.of(app.config).data_dir),
+        page=pagename,
+        suffix=suffix,
+        titles={doc: title.astext() for doc, title in env.titles.items()},
+        labels=labels,
+        notebooks=frozenset(build.plans),
+        extlinks=dict(
+            getattr(app.config, "extlinks", None) or {}
+        ),  # none without sphinx.ext.extlinks
+        baseurl=app.config.html_baseurl or "",
+        diagram=diagram,
+        folder=execution_folder(env, pagename),
+    )
 
 
-def _render_cells(app: Sphinx, pagename: str, nb: nbformat.NotebookNode, suffix: str, lines: list[int]) -> None:
+def _render_cells(
+    app: Sphinx, pagename: str, nb: nbformat.NotebookNode, suffix: str, lines: list[int]
+) -> None:
     """Each Markdown cell of ``nb`` rendered; a diagram becomes an attached image."""
     for cell, line in zip(nb.cells, lines):
         if cell.cell_type != "markdown":
             continue
         attachments: dict[str, dict[str, str]] = {}
         try:
-            cell.source = markdown.render(cell.source, context(app, pagename, suffix, _diagrams(app, attachments)))
+            cell.source = markdown.render(
+                cell.source, context(app, pagename, suffix, _diagrams(app, attachments))
+            )
         except markdown.DownloadError as exc:
             _report(pagename, line + exc.line - 1, str(exc))
             continue
@@ -225,18 +271,28 @@ def myst_text(nb: nbformat.NotebookNode) -> str:
     """``nb`` as a MyST text notebook (jupytext), with the front matter a reader needs."""
     import jupytext  # a build that writes a notebook page pays for it, not a no-op build
 
-    return jupytext.writes(nb, fmt={"extension": ".md", "format_name": "myst",
-                                    "notebook_metadata_filter": READER_METADATA})
+    return jupytext.writes(
+        nb,
+        fmt={
+            "extension": ".md",
+            "format_name": "myst",
+            "notebook_metadata_filter": READER_METADATA,
+        },
+    )
 
 
 def _diagrams(app: Sphinx, attachments: dict[str, dict[str, str]]) -> Any:
     """A diagram maker for one cell: Graphviz draws a PNG that the cell attaches."""
+
     def make(code: str, alt: str) -> str:
         dot = app.config.graphviz_dot if hasattr(app.config, "graphviz_dot") else "dot"
-        png = subprocess.run([dot, "-Tpng", "-Gdpi=144"], input=code.encode(), capture_output=True, check=True).stdout
+        png = subprocess.run(
+            [dot, "-Tpng", "-Gdpi=144"], input=code.encode(), capture_output=True, check=True
+        ).stdout
         name = f"diagram-{len(attachments) + 1}.png"
         attachments[name] = {"image/png": base64.b64encode(png).decode("ascii")}
         return f"![{alt}](attachment:{name})"
+
     return make
 
 

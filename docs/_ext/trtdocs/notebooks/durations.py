@@ -49,6 +49,8 @@ def from_provenance(path: Path) -> dict[str, float]:
     return found
 
 
-def last_runs(records: Iterable[CacheRecord], docnames: Mapping[str, str], provenance: Path) -> dict[str, float]:
+def last_runs(
+    records: Iterable[CacheRecord], docnames: Mapping[str, str], provenance: Path
+) -> dict[str, float]:
     """docname -> its last run's seconds, for each page either place knows."""
     return {**from_provenance(provenance), **from_cache(records, docnames)}

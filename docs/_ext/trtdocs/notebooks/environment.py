@@ -84,8 +84,10 @@ class Environment:
     def describe_machine(self) -> str:
         """One line: the GPU with driver and CUDA, or the CPU."""
         if self.cuda_available and self.gpu_name:
-            return (f"{self.gpu_name} (driver {self.driver_version or 'unknown'}, "
-                    f"CUDA {self.cuda_runtime or 'unknown'})")
+            return (
+                f"{self.gpu_name} (driver {self.driver_version or 'unknown'}, "
+                f"CUDA {self.cuda_runtime or 'unknown'})"
+            )
         return f"{self.cpu_model} ({self.cpu_count} cores), no CUDA GPU"
 
     def cache_fields(self) -> dict[str, Any]:
@@ -113,7 +115,10 @@ def _nvidia_smi() -> tuple[str | None, str | None]:
     try:
         out = subprocess.run(
             [exe, "--query-gpu=name,driver_version", "--format=csv,noheader"],
-            capture_output=True, text=True, timeout=30, check=True,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return None, None
@@ -145,7 +150,9 @@ def _installed() -> list[str]:
     for entry in sys.path:
         try:
             with os.scandir(entry or ".") as it:
-                found += [f"{entry}/{e.name}" for e in it if e.name.endswith((".dist-info", ".egg-info"))]
+                found += [
+                    f"{entry}/{e.name}" for e in it if e.name.endswith((".dist-info", ".egg-info"))
+                ]
         except OSError:
             continue
     return sorted(found)
@@ -155,9 +162,15 @@ def fingerprint() -> str:
     """A hash of everything the probe depends on that is cheap to read."""
     parts = [
         # the interpreter by its environment: python and python3 are one interpreter
-        sys.prefix, sys.version, platform.platform(), _cpu_model(),
-        repr(_nvidia_smi()), os.environ.get("CUDA_VISIBLE_DEVICES", ""),
-        os.environ.get("LD_LIBRARY_PATH", ""), *_installed(), toolchain_identity(),
+        sys.prefix,
+        sys.version,
+        platform.platform(),
+        _cpu_model(),
+        repr(_nvidia_smi()),
+        os.environ.get("CUDA_VISIBLE_DEVICES", ""),
+        os.environ.get("LD_LIBRARY_PATH", ""),
+        *_installed(),
+        toolchain_identity(),
         sourcebuild.identity(),
     ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
@@ -184,7 +197,9 @@ def probe_here() -> Environment:
 
     smi_name, driver = _nvidia_smi()
     if cuda_error and smi_name is None:
-        cuda_error += "; nvidia-smi found no GPU" if shutil.which("nvidia-smi") else "; no nvidia-smi"
+        cuda_error += (
+            "; nvidia-smi found no GPU" if shutil.which("nvidia-smi") else "; no nvidia-smi"
+        )
 
     trt_imports, trt_error = False, None
     try:
@@ -216,10 +231,18 @@ def probe_here() -> Environment:
 
 def probe(python: str = sys.executable) -> Environment:
     """Probe with ``python`` in a child process."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(_PACKAGE_ROOT),
-                                                                     os.environ.get("PYTHONPATH")])))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(
+            filter(None, [str(_PACKAGE_ROOT), os.environ.get("PYTHONPATH")])
+        ),
+    )
     proc = subprocess.run(
-        [python, "-m", __name__], capture_output=True, text=True, timeout=_PROBE_TIMEOUT_S, env=env,
+        [python, "-m", __name__],
+        capture_output=True,
+        text=True,
+        timeout=_PROBE_TIMEOUT_S,
+        env=env,
     )
     if proc.returncode != 0:
         raise RuntimeError(f"environment probe failed ({python}):\n{proc.stderr}")

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from sphinx.config import Config
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # IPython colours its tracebacks
 # Tags that keep a cell, or its output, off the page (myst-nb's vocabulary).
-HIDING_TAGS = frozenset({"remove-cell", "remove-input", "remove-output", "hide-cell", "hide-output"})
+HIDING_TAGS = frozenset(
+    {"remove-cell", "remove-input", "remove-output", "hide-cell", "hide-output"}
+)
 
 
 def _failed_cell(error: BaseException, nb: nbformat.NotebookNode) -> tuple[int, Any] | None:
@@ -33,23 +35,32 @@ def _failed_cell(error: BaseException, nb: nbformat.NotebookNode) -> tuple[int, 
     tb = error.__traceback__
     while tb is not None:
         frame = tb.tb_frame
-        if frame.f_code.co_name == "async_execute_cell" and isinstance(frame.f_locals.get("cell_index"), int):
+        if frame.f_code.co_name == "async_execute_cell" and isinstance(
+            frame.f_locals.get("cell_index"), int
+        ):
             index = frame.f_locals["cell_index"]
             if 0 <= index < len(nb.cells):
                 return index, nb.cells[index]
         tb = tb.tb_next
-    started = [(i, c) for i, c in enumerate(nb.cells)
-               if c.cell_type == "code" and c.get("execution_count") is not None]
+    started = [
+        (i, c)
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and c.get("execution_count") is not None
+    ]
     return started[-1] if started else None
 
 
 def _timeout(nb: nbformat.NotebookNode, config: Config) -> tuple[Any, str]:
     """The timeout in effect and where it is set."""
     if "timeout" in nb.metadata.get("execution", {}):
-        return nb.metadata["execution"]["timeout"], "`execution: timeout:` in this page's front matter"
+        return nb.metadata["execution"][
+            "timeout"
+        ], "`execution: timeout:` in this page's front matter"
     if "execution_timeout" in nb.metadata.get("mystnb", {}):
-        return (nb.metadata["mystnb"]["execution_timeout"],
-                "`mystnb: execution_timeout:` in this page's front matter")
+        return (
+            nb.metadata["mystnb"]["execution_timeout"],
+            "`mystnb: execution_timeout:` in this page's front matter",
+        )
     return config.nb_execution_timeout, "`nb_execution_timeout` in conf.py"
 
 
@@ -59,25 +70,39 @@ def describe(error: BaseException, nb: nbformat.NotebookNode, config: Config) ->
     found = _failed_cell(error, nb)
     index, cell = found if found else (None, None)
     line = lines[index] if index is not None and index < len(lines) else 1
-    number = (sum(1 for c in nb.cells[:index + 1] if c.cell_type == "code") if index is not None else None)
+    number = (
+        sum(1 for c in nb.cells[: index + 1] if c.cell_type == "code")
+        if index is not None
+        else None
+    )
     where = f"the code cell at line {line} (cell {number})" if number else "a code cell"
     hidden = sorted(HIDING_TAGS & set(cell.metadata.get("tags", []))) if cell is not None else []
-    note = (f" The cell is tagged {', '.join(f'`{t}`' for t in hidden)}, so the page does not show "
-            f"it or its traceback." if hidden else "")
+    note = (
+        f" The cell is tagged {', '.join(f'`{t}`' for t in hidden)}, so the page does not show "
+        f"it or its traceback."
+        if hidden
+        else ""
+    )
     if isinstance(error, DeadKernelError):
-        return line, (f"the kernel died while {where} ran: the Python process ended (os._exit, "
-                      f"a crash in native code, or out of memory) and no later cell ran.{note} "
-                      f"Run the notebook in Jupyter to see how it ends, and change the cell so "
-                      f"that the process survives it.")
+        return line, (
+            f"the kernel died while {where} ran: the Python process ended (os._exit, "
+            f"a crash in native code, or out of memory) and no later cell ran.{note} "
+            f"Run the notebook in Jupyter to see how it ends, and change the cell so "
+            f"that the process survives it."
+        )
     if isinstance(error, CellTimeoutError):
         value, setting = _timeout(nb, config)
-        return line, (f"{where} ran longer than the execution timeout of {value} s, set by "
-                      f"{setting}; the kernel was interrupted.{note} Make the cell faster, or "
-                      f"raise the timeout for this page with `mystnb: execution_timeout: <seconds>` "
-                      f"in its front matter (`nb_execution_timeout` in conf.py sets it for every page).")
+        return line, (
+            f"{where} ran longer than the execution timeout of {value} s, set by "
+            f"{setting}; the kernel was interrupted.{note} Make the cell faster, or "
+            f"raise the timeout for this page with `mystnb: execution_timeout: <seconds>` "
+            f"in its front matter (`nb_execution_timeout` in conf.py sets it for every page)."
+        )
     if isinstance(error, CellExecutionError):
         details = _ANSI.sub("", str(error)).strip()  # the cell's source and IPython's traceback
-        return line, (f"{where} raised {error.ename}: {error.evalue}.{note} Fix the cell; if the "
-                      f"error is what the page means to show, tag the cell `raises-exception`.\n"
-                      f"{details}")
+        return line, (
+            f"{where} raised {error.ename}: {error.evalue}.{note} Fix the cell; if the "
+            f"error is what the page means to show, tag the cell `raises-exception`.\n"
+            f"{details}"
+        )
     return line, f"executing the notebook failed: {type(error).__name__}: {error}"

@@ -65,12 +65,16 @@ Runner = Callable[[Job, Path, Path], Outcome]  # job, run folder, cache -> how i
 class Executor:
     """Runs jobs on ``workers`` threads in ``run_dir``, each after the jobs it names."""
 
-    def __init__(self, run_dir: Path, cache_path: Path, workers: int, runner: Runner | None = None) -> None:
+    def __init__(
+        self, run_dir: Path, cache_path: Path, workers: int, runner: Runner | None = None
+    ) -> None:
         self.run_dir = run_dir
         self.cache_path = cache_path
         self.workers = max(1, workers)
         self._runner = runner or run_one
-        self._pool = concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="trtdocs-nb")
+        self._pool = concurrent.futures.ThreadPoolExecutor(
+            self.workers, thread_name_prefix="trtdocs-nb"
+        )
         self._lock = threading.Lock()
         self._jobs: dict[str, Job] = {}
         self._done: dict[str, concurrent.futures.Future[Outcome]] = {}
@@ -87,7 +91,9 @@ class Executor:
                 self._jobs[job.docname] = job
                 self._done[job.docname] = concurrent.futures.Future()
             for job in self._jobs.values():
-                self._waiting[job.docname] = {d for d in job.after if d in self._jobs and d != job.docname}
+                self._waiting[job.docname] = {
+                    d for d in job.after if d in self._jobs and d != job.docname
+                }
             self._rank = _critical_paths(self._jobs.values(), self._waiting)
             self._release()
 
@@ -114,7 +120,9 @@ class Executor:
         """Start ready jobs on the free threads, longest critical path first (holding the lock)."""
         started = set(self.started)
         ready = [d for d, wait in self._waiting.items() if not wait and d not in started]
-        for docname in sorted(ready, key=lambda d: (-self._rank[d], d))[:self.workers - self._running]:
+        for docname in sorted(ready, key=lambda d: (-self._rank[d], d))[
+            : self.workers - self._running
+        ]:
             self.started.append(docname)
             self._running += 1
             self._pool.submit(self._run, self._jobs[docname])
@@ -159,12 +167,20 @@ def run_one(job: Job, run_dir: Path, cache_path: Path) -> Outcome:
     from jupyter_cache.executors.utils import single_nb_execution
 
     nb = nbformat.from_dict(job.notebook)  # the job's notebook stays the key myst-nb matches
-    for source in job.inputs:  # what the page reads from beside it, as a reader keeps it beside the notebook
+    for (
+        source
+    ) in job.inputs:  # what the page reads from beside it, as a reader keeps it beside the notebook
         shutil.copyfile(source, run_dir / source.name)
     start = time.perf_counter()
     try:
-        result = single_nb_execution(nb, cwd=str(run_dir), timeout=job.timeout,
-                                     allow_errors=job.allow_errors, meta_override=True, log=_QUIET)
+        result = single_nb_execution(
+            nb,
+            cwd=str(run_dir),
+            timeout=job.timeout,
+            allow_errors=job.allow_errors,
+            meta_override=True,
+            log=_QUIET,
+        )
         error = result.err
     except Exception as exc:  # noqa: BLE001 -- DeadKernelError and the like escape jupyter-cache
         error = exc
@@ -173,5 +189,7 @@ def run_one(job: Job, run_dir: Path, cache_path: Path) -> Outcome:
         with _CACHE_LOCK:
             get_cache(str(cache_path)).cache_notebook_bundle(
                 CacheBundleIn(nb, str(job.path), data={"execution_seconds": seconds}),
-                check_validity=False, overwrite=True)
+                check_validity=False,
+                overwrite=True,
+            )
     return Outcome(seconds, error)

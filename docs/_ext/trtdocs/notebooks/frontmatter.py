@@ -18,8 +18,10 @@ def front_matter_problem(text: str) -> tuple[int, str] | None:
         return None
     end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in ("---", "...")), None)
     if end is None:
-        return 1, ("the front matter that `---` opens on line 1 is never closed: add a line "
-                   "`---` after its last key")
+        return 1, (
+            "the front matter that `---` opens on line 1 is never closed: add a line "
+            "`---` after its last key"
+        )
     try:
         data = yaml.safe_load("\n".join(lines[1:end]))
     except yaml.MarkedYAMLError as exc:
@@ -28,11 +30,15 @@ def front_matter_problem(text: str) -> tuple[int, str] | None:
             mark = exc.context_mark or mark
         line = mark.line + 2 if mark is not None else 1  # YAML's line 0 is file line 2
         what = "; ".join(filter(None, (exc.context, exc.problem)))
-        return line, (f"the front matter (lines 1-{end + 1}) is not valid YAML: {what} at line "
-                      f"{line}: fix the YAML between the `---` lines")
+        return line, (
+            f"the front matter (lines 1-{end + 1}) is not valid YAML: {what} at line "
+            f"{line}: fix the YAML between the `---` lines"
+        )
     except yaml.YAMLError as exc:
         return 1, f"the front matter (lines 1-{end + 1}) is not valid YAML: {exc}"
     if data is not None and not isinstance(data, dict):
-        return 2, (f"the front matter (lines 1-{end + 1}) must be a mapping of `key: value` lines, "
-                   f"not a {type(data).__name__}")
+        return 2, (
+            f"the front matter (lines 1-{end + 1}) must be a mapping of `key: value` lines, "
+            f"not a {type(data).__name__}"
+        )
     return None

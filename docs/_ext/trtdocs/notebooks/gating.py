@@ -46,8 +46,13 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
             return (), [requirements.Unmet(str(value), "valid requirements", str(exc))]
 
     def unmet(reqs: Sequence[str]) -> list[requirements.Unmet]:
-        return requirements.evaluate(reqs, ctx.environment, features=ctx.features, disabled=ctx.disabled,
-                                     pins=ctx.freshness.pins)
+        return requirements.evaluate(
+            reqs,
+            ctx.environment,
+            features=ctx.features,
+            disabled=ctx.disabled,
+            pins=ctx.freshness.pins,
+        )
 
     page_reqs, page_invalid = reqs_of(nb.metadata.get("requires"), 1)
     page_unmet = page_invalid + unmet(page_reqs)
@@ -66,13 +71,24 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
         missing = page_unmet + cell_invalid + unmet(cell_reqs)
         if missing:
             reasons = tuple(dict.fromkeys(f"needs {u.needs}: {u.reason}" for u in missing))
-            skipped.append(SkippedCell(number, index, line, tuple(u.requirement for u in missing), reasons,
-                                       newer=all(u.newer for u in missing)))
+            skipped.append(
+                SkippedCell(
+                    number,
+                    index,
+                    line,
+                    tuple(u.requirement for u in missing),
+                    reasons,
+                    newer=all(u.newer for u in missing),
+                )
+            )
         elif names is not None and names.reads & tainted.keys():
             read = sorted(names.reads & tainted.keys())
             reason = f"reads `{read[0]}`, which the cell at line {tainted[read[0]][0]} defines and which did not run"
-            skipped.append(SkippedCell(number, index, line, (), (reason,),
-                                       newer=all(tainted[name][1] for name in read)))
+            skipped.append(
+                SkippedCell(
+                    number, index, line, (), (reason,), newer=all(tainted[name][1] for name in read)
+                )
+            )
         if names is None:
             continue
         if skipped and skipped[-1].number == number:
@@ -81,15 +97,23 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
             for name in names.defines:
                 tainted.pop(name, None)
 
-    plan = PagePlan(page_reqs, tuple(all_cell_reqs), len(code), skipped, problems=problems,
-                    cell_needs=tuple(cell_needs))
+    plan = PagePlan(
+        page_reqs,
+        tuple(all_cell_reqs),
+        len(code),
+        skipped,
+        problems=problems,
+        cell_needs=tuple(cell_needs),
+    )
     plan.needs = {r: requirements.describe(r, ctx.features) for r in (*page_reqs, *all_cell_reqs)}
     sources = [c.source for _, c in code]
     plan.environment_digest = cachekey.environment_digest(ctx.environment)
     inputs, bad_inputs = input_files(nb.metadata.get("inputs"), ctx.srcdir)
     if bad_inputs:
         problems.append((1, bad_inputs, "error"))
-    plan.project_files = tuple(str(p) for p in [*cachekey.project_files(sources, ctx.import_roots), *inputs])
+    plan.project_files = tuple(
+        str(p) for p in [*cachekey.project_files(sources, ctx.import_roots), *inputs]
+    )
     plan.inputs = tuple(nb.metadata.get("inputs") or ()) if not bad_inputs else ()
     plan.record_seen = recorded.record_path(ctx.record_dir, docname).is_file()
     plan.project_digest = cachekey.files_digest(plan.project_files)
@@ -104,16 +128,21 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
     # `make record` records again a page it executes as far as its release can
     replaced = ctx.recording and not plan.deferred and all(s.newer for s in skipped)
     code_lines = [lines[i] for i, _ in code]
-    record = (_matching_record(ctx, docname, source_hash, code_lines, problems)
-              if plan.record_seen and not replaced else None)
+    record = (
+        _matching_record(ctx, docname, source_hash, code_lines, problems)
+        if plan.record_seen and not replaced
+        else None
+    )
     if skipped or plan.deferred:
         if record is not None:
             recorded.merge_outputs(record, nb)
             nb.metadata["mystnb"] = {"execution_mode": "off"}
             plan.record = record.provenance
             # the marks: what did not run where the record was made (its release lacked it)
-            plan.skipped = [SkippedCell(n, code[n - 1][0], lines[code[n - 1][0]], needs, (reason,), newer=True)
-                            for n, needs, reason in record.skipped]
+            plan.skipped = [
+                SkippedCell(n, code[n - 1][0], lines[code[n - 1][0]], needs, (reason,), newer=True)
+                for n, needs, reason in record.skipped
+            ]
             # named from the source root: the published page shows no build machine's folders
             root, path = ctx.srcdir.resolve(), record.path.resolve()
             plan.record_path = str(path.relative_to(root) if path.is_relative_to(root) else path)
@@ -163,15 +192,22 @@ def input_files(value: object, srcdir: Path) -> tuple[list[Path], str]:
     return found, ""
 
 
-def _matching_record(ctx: BuildContext, docname: str, source_hash: str, code_lines: Sequence[int],
-                     problems: list[tuple[int, str, str]]) -> recorded.Record | None:
+def _matching_record(
+    ctx: BuildContext,
+    docname: str,
+    source_hash: str,
+    code_lines: Sequence[int],
+    problems: list[tuple[int, str, str]],
+) -> recorded.Record | None:
     """The page's record when it may be shown: it reads as a record (else an
     error), stands for this source (else stale), holds the outputs and provenance
     it was sealed with (else an error: :mod:`.integrity`), and is fresh (else stale)."""
     path = recorded.record_path(ctx.record_dir, docname)
     where = path.relative_to(ctx.srcdir) if path.is_relative_to(ctx.srcdir) else path
-    again = (f"re-record it with `make record NOTEBOOKS={shlex.quote(docname)}` on a machine that "
-             f"meets the page's requirements")
+    again = (
+        f"re-record it with `make record NOTEBOOKS={shlex.quote(docname)}` on a machine that "
+        f"meets the page's requirements"
+    )
     try:
         record = recorded.load(path)
     except recorded.RecordError as exc:
@@ -180,19 +216,37 @@ def _matching_record(ctx: BuildContext, docname: str, source_hash: str, code_lin
     if record is None:
         return None
     if record.source_hash != source_hash:
-        problems.append((1, f"stale record {where}: made from source {record.source_hash}, the "
-                            f"source is now {source_hash} (a code cell or a requirement changed); "
-                            f"run `make record` on a machine that meets the requirements and "
-                            f"commit the new record, or delete the stale one", "stale"))
+        problems.append(
+            (
+                1,
+                f"stale record {where}: made from source {record.source_hash}, the "
+                f"source is now {source_hash} (a code cell or a requirement changed); "
+                f"run `make record` on a machine that meets the requirements and "
+                f"commit the new record, or delete the stale one",
+                "stale",
+            )
+        )
         return None
     refusal = record.refusal()
     if refusal is not None:
-        line = code_lines[refusal.cell - 1] if refusal.cell and refusal.cell <= len(code_lines) else None
-        problems.append((line or 1, f"record {where} refused: {refusal.words(line)}; {again}", "error"))
+        line = (
+            code_lines[refusal.cell - 1]
+            if refusal.cell and refusal.cell <= len(code_lines)
+            else None
+        )
+        problems.append(
+            (line or 1, f"record {where} refused: {refusal.words(line)}; {again}", "error")
+        )
         return None
     reasons = recorded.expiry(record.provenance, ctx.freshness, ctx.now)
     if reasons:
-        problems.append((1, f"stale record {where}: {'; '.join(reasons)}; run `make record` on a "
-                            f"machine with the documented release", "stale"))
+        problems.append(
+            (
+                1,
+                f"stale record {where}: {'; '.join(reasons)}; run `make record` on a "
+                f"machine with the documented release",
+                "stale",
+            )
+        )
         return None
     return record

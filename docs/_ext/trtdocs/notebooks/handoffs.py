@@ -54,7 +54,9 @@ class Handoffs:
             if not path.is_file():
                 continue
             rel = path.resolve().relative_to(root)
-            found, _ = page_accesses(path, rel.as_posix())  # unreadable steps: the guard reports them
+            found, _ = page_accesses(
+                path, rel.as_posix()
+            )  # unreadable steps: the guard reports them
             docname = rel.with_suffix("").as_posix()
             pages[docname] = tuple(a for a in found if a.root in SHARED_ROOTS and a.path)
             paths[docname] = path
@@ -72,18 +74,28 @@ class Handoffs:
         """The earlier pages that share a path with ``docname`` in the folder, one
         of the two writing it: ``docname`` runs after them, never beside them."""
         mine = self._accesses(docname, runs)
-        return tuple(other for other in self._earlier(docname)
-                     if any(_clash(a, b) for a in mine for b in self._accesses(other, runs)))
+        return tuple(
+            other
+            for other in self._earlier(docname)
+            if any(_clash(a, b) for a in mine for b in self._accesses(other, runs))
+        )
 
-    def producers(self, docname: str, runs: Mapping[str, Runs] | None = None) -> dict[str, tuple[str, ...]]:
+    def producers(
+        self, docname: str, runs: Mapping[str, Runs] | None = None
+    ) -> dict[str, tuple[str, ...]]:
         """Earlier page -> the ``programs/`` paths it writes that ``docname`` reads
         (the last writer of a path wins, as in a reader's folder)."""
         reads = [a.path for a in self._accesses(docname, runs) if a.root == FOLDER and not a.write]
         found: dict[str, list[str]] = {}
         for path in dict.fromkeys(reads):
-            writers = [other for other in self._earlier(docname)
-                       if any(w.write and w.root == FOLDER and overlap(w.path, path)
-                              for w in self._accesses(other, runs))]
+            writers = [
+                other
+                for other in self._earlier(docname)
+                if any(
+                    w.write and w.root == FOLDER and overlap(w.path, path)
+                    for w in self._accesses(other, runs)
+                )
+            ]
             if writers:
                 found.setdefault(writers[-1], []).append(path)
         return {doc: tuple(paths) for doc, paths in found.items()}
@@ -147,5 +159,7 @@ class Upstream:
         files = tuple(self._handoffs.paths[p] for p in producers)
         if not files:
             return "", ()
-        digest = hashlib.sha256("\n".join(f"{p} {self.source_hash(f)}" for p, f in zip(producers, files)).encode())
+        digest = hashlib.sha256(
+            "\n".join(f"{p} {self.source_hash(f)}" for p, f in zip(producers, files)).encode()
+        )
         return digest.hexdigest()[:16], files

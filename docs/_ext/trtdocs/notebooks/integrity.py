@@ -32,8 +32,9 @@ KEEP_OUTPUT = "keep_output"
 
 def canonical(value: Any) -> bytes:
     """One byte string per JSON value, whatever the order of its keys."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
 
 
 def _sha256(value: Any) -> str:
@@ -50,7 +51,9 @@ def code_cells(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
 
 
 def cell_digest(cell: Mapping[str, Any]) -> str:
-    outputs = [{k: v for k, v in out.items() if k != "execution_count"} for out in cell.get("outputs", [])]
+    outputs = [
+        {k: v for k, v in out.items() if k != "execution_count"} for out in cell.get("outputs", [])
+    ]
     return _sha256(outputs)
 
 
@@ -58,12 +61,18 @@ def _record_digest(source_hash: str, provenance: str, cells: Sequence[str]) -> s
     return _sha256({"source_hash": source_hash, "provenance": provenance, "cells": list(cells)})
 
 
-def seal(nb: nbformat.NotebookNode, source_hash: str, provenance: Mapping[str, Any]) -> dict[str, Any]:
+def seal(
+    nb: nbformat.NotebookNode, source_hash: str, provenance: Mapping[str, Any]
+) -> dict[str, Any]:
     """The digest of a normalized record notebook and its provenance."""
     cells = [cell_digest(c) for c in code_cells(nb)]
     prov = _sha256(provenance)
-    return {"algorithm": ALGORITHM, "cells": cells, "provenance": prov,
-            "record": _record_digest(source_hash, prov, cells)}
+    return {
+        "algorithm": ALGORITHM,
+        "cells": cells,
+        "provenance": prov,
+        "record": _record_digest(source_hash, prov, cells),
+    }
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -81,9 +90,14 @@ class Refusal:
 def ran(nb: nbformat.NotebookNode, provenance: Mapping[str, Any]) -> list[int]:
     """The code cells (1-based) that ran, as the provenance says: all but its
     ``cells_not_executed``; an empty cell runs nothing (nbclient skips it)."""
-    skipped = {c.get("cell") for c in provenance.get("cells_not_executed") or () if isinstance(c, Mapping)}
-    return [n for n, cell in enumerate(code_cells(nb), start=1)
-            if n not in skipped and str(cell.get("source", "")).strip()]
+    skipped = {
+        c.get("cell") for c in provenance.get("cells_not_executed") or () if isinstance(c, Mapping)
+    }
+    return [
+        n
+        for n, cell in enumerate(code_cells(nb), start=1)
+        if n not in skipped and str(cell.get("source", "")).strip()
+    ]
 
 
 def check(nb: nbformat.NotebookNode, meta: Mapping[str, Any]) -> Refusal | None:
@@ -96,23 +110,34 @@ def check(nb: nbformat.NotebookNode, meta: Mapping[str, Any]) -> Refusal | None:
     executed = ran(nb, provenance)
     if executed and not any(cells[n - 1].get("outputs") for n in executed):
         count = len(executed)
-        return Refusal(f"its {count} code cell{'s' if count > 1 else ''} that ran "
-                       f"hold{'' if count > 1 else 's'} no outputs (an output stripper "
-                       f"such as nbstripout removes them)", executed[0])
+        return Refusal(
+            f"its {count} code cell{'s' if count > 1 else ''} that ran "
+            f"hold{'' if count > 1 else 's'} no outputs (an output stripper "
+            f"such as nbstripout removes them)",
+            executed[0],
+        )
     digest = meta.get("digest")
     if not isinstance(digest, Mapping) or digest.get("algorithm") != ALGORITHM:
         return Refusal(f"it has no {ALGORITHM} digest (metadata.trtdocs_record.digest)")
     sealed = digest.get("cells")
     if not isinstance(sealed, list) or len(sealed) != len(cells):
-        return Refusal(f"its digest covers {len(sealed) if isinstance(sealed, list) else 'no'} code "
-                       f"cells, and it has {len(cells)}")
+        return Refusal(
+            f"its digest covers {len(sealed) if isinstance(sealed, list) else 'no'} code "
+            f"cells, and it has {len(cells)}"
+        )
     for number, (cell, expected) in enumerate(zip(cells, sealed), start=1):
         if cell_digest(cell) != expected:
             return Refusal("the outputs of {cell} differ from those `make record` wrote", number)
     if _sha256(provenance) != digest.get("provenance"):
-        return Refusal("its provenance (metadata.trtdocs_record.provenance) differs from what "
-                       "`make record` wrote")
-    if _record_digest(str(meta.get("source_hash")), _sha256(provenance), sealed) != digest.get("record"):
-        return Refusal("its source hash or its digest (metadata.trtdocs_record) differs from what "
-                       "`make record` wrote")
+        return Refusal(
+            "its provenance (metadata.trtdocs_record.provenance) differs from what "
+            "`make record` wrote"
+        )
+    if _record_digest(str(meta.get("source_hash")), _sha256(provenance), sealed) != digest.get(
+        "record"
+    ):
+        return Refusal(
+            "its source hash or its digest (metadata.trtdocs_record) differs from what "
+            "`make record` wrote"
+        )
     return None

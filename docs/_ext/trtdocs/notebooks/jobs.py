@@ -67,8 +67,11 @@ def execution_folder(env: BuildEnvironment, docname: str) -> Path | None:
 def _runs(nb: nbformat.NotebookNode) -> Runs:
     lines = list(nb.metadata.get("source_map", []))
     code = {lines[i] for i, c in enumerate(nb.cells) if c.cell_type == "code" and i < len(lines)}
-    skipped = {lines[i] for i, c in enumerate(nb.cells)
-               if c.cell_type == "code" and i < len(lines) and SKIP_TAG in c.metadata.get("tags", [])}
+    skipped = {
+        lines[i]
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and i < len(lines) and SKIP_TAG in c.metadata.get("tags", [])
+    }
     return cell_runs(lines, skipped, code)
 
 
@@ -85,7 +88,9 @@ class _Planner:
         self.context = context
         self.cache_path = context.cache_path or Path(app.outdir).parent / ".jupyter_cache"
         self.cache = get_cache(str(self.cache_path))
-        self.notebooks: dict[str, nbformat.NotebookNode | None] = {}  # docname -> gated, None: not executable
+        self.notebooks: dict[
+            str, nbformat.NotebookNode | None
+        ] = {}  # docname -> gated, None: not executable
         self.inputs: dict[str, tuple[Path, ...]] = {}  # docname -> the files its `inputs:` names
 
     def notebook(self, docname: str) -> nbformat.NotebookNode | None:
@@ -102,7 +107,9 @@ class _Planner:
         if front_matter_problem(text) is not None:
             return None
         nb, plan = gated(text, self.context, docname)
-        mode = nb.metadata.get("mystnb", {}).get("execution_mode", self.app.config.nb_execution_mode)
+        mode = nb.metadata.get("mystnb", {}).get(
+            "execution_mode", self.app.config.nb_execution_mode
+        )
         if plan is None or mode != "cache":
             return None
         self.inputs[docname] = tuple(input_files(list(plan.inputs), self.context.srcdir)[0])
@@ -115,21 +122,33 @@ class _Planner:
             return False
         return True
 
-    def job(self, docname: str, after: tuple[str, ...], weights: dict[str, float], read: bool) -> Job:
+    def job(
+        self, docname: str, after: tuple[str, ...], weights: dict[str, float], read: bool
+    ) -> Job:
         nb = self.notebook(docname)
         assert nb is not None
         page = nb.metadata.get("mystnb", {})
         path = Path(self.env.doc2path(docname))
-        return Job(docname, path, nb,
-                   timeout=page.get("execution_timeout", self.app.config.nb_execution_timeout),
-                   allow_errors=page.get("execution_allow_errors", self.app.config.nb_execution_allow_errors),
-                   after=after, weight=weights.get(docname, DEFAULT_WEIGHT_S), read=read,
-                   inputs=self.inputs.get(docname, ()))
+        return Job(
+            docname,
+            path,
+            nb,
+            timeout=page.get("execution_timeout", self.app.config.nb_execution_timeout),
+            allow_errors=page.get(
+                "execution_allow_errors", self.app.config.nb_execution_allow_errors
+            ),
+            after=after,
+            weight=weights.get(docname, DEFAULT_WEIGHT_S),
+            read=read,
+            inputs=self.inputs.get(docname, ()),
+        )
 
     def weights(self, docnames: list[str]) -> dict[str, float]:
         """Each notebook's last run's seconds, where the cache or the last site's provenance.json has it."""
         paths = {str(Path(self.env.doc2path(d))): d for d in docnames}
-        return durations.last_runs(self.cache.list_cache_records(), paths, Path(self.app.outdir, PROVENANCE_FILE))
+        return durations.last_runs(
+            self.cache.list_cache_records(), paths, Path(self.app.outdir, PROVENANCE_FILE)
+        )
 
 
 def start(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
@@ -138,24 +157,36 @@ def start(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     if app.config.nb_execution_mode != "cache":
         return  # myst-nb executes each page as it reads it
     planner = _Planner(app, env)
-    missing = [d for d in docnames if (nb := planner.notebook(d)) is not None and not planner.cached(nb)]
+    missing = [
+        d for d in docnames if (nb := planner.notebook(d)) is not None and not planner.cached(nb)
+    ]
     if not missing:
         return
     folder = context_run_dir(env)
-    handoffs = Handoffs.of_site(Path(app.srcdir)) if (Path(app.srcdir) / "index.md").is_file() else None
+    handoffs = (
+        Handoffs.of_site(Path(app.srcdir)) if (Path(app.srcdir) / "index.md").is_file() else None
+    )
     todo = _with_producers(missing, planner, handoffs, folder)
     runs = {d: _runs(nb) for d in todo if (nb := planner.notebook(d)) is not None}
     weights = planner.weights(todo)
     waiting = set(missing)
-    jobs = [planner.job(d, handoffs.after(d, runs) if handoffs else (), weights, d in waiting) for d in todo]
+    jobs = [
+        planner.job(d, handoffs.after(d, runs) if handoffs else (), weights, d in waiting)
+        for d in todo
+    ]
     for job in jobs:  # each run starts from what a reader's first run finds
         _clear_writes(folder, handoffs, job.docname)
     workers = config.of(app.config).jobs or os.cpu_count() or 1
     executor = Executor(folder, planner.cache_path, workers)
     state.of(env).execution = executor
     executor.start(jobs)
-    logger.info("executing %d notebook(s), %d at a time, in %s, longest chain first: %s", len(jobs),
-                executor.workers, folder, ", ".join(_expected(d, weights) for d in executor.priority()))
+    logger.info(
+        "executing %d notebook(s), %d at a time, in %s, longest chain first: %s",
+        len(jobs),
+        executor.workers,
+        folder,
+        ", ".join(_expected(d, weights) for d in executor.priority()),
+    )
     docnames[:] = [d for d in docnames if d not in waiting] + [d for d in todo if d in waiting]
     if app.parallel > 1:
         executor.wait_all()  # the reading processes fork: no thread may run across it
@@ -166,7 +197,9 @@ def _expected(docname: str, weights: dict[str, float]) -> str:
     return f"{docname} ({'no run on record' if seconds is None else f'last run {seconds:.2f} s'})"
 
 
-def _with_producers(missing: list[str], planner: _Planner, handoffs: Handoffs | None, folder: Path) -> list[str]:
+def _with_producers(
+    missing: list[str], planner: _Planner, handoffs: Handoffs | None, folder: Path
+) -> list[str]:
     """``missing`` and, recursively, the earlier pages that write a ``programs/``
     file one of them reads and the run folder lacks; in reading order."""
     todo = set(missing)
@@ -179,7 +212,9 @@ def _with_producers(missing: list[str], planner: _Planner, handoffs: Handoffs | 
             producer_nb = planner.notebook(producer)
             if producer in todo or producer_nb is None:
                 continue
-            written = handoffs.producers(doc, {**runs, producer: _runs(producer_nb)}).get(producer, ())
+            written = handoffs.producers(doc, {**runs, producer: _runs(producer_nb)}).get(
+                producer, ()
+            )
             if any(not (folder / "programs" / p).exists() for p in written):
                 todo.add(producer)
                 pending.append(producer)
@@ -216,7 +251,11 @@ def finish(app: Sphinx, env: BuildEnvironment) -> None:
         log_outcome(docname, outcome)
         if outcome.error is not None:
             nb = _Planner(app, env).notebook(docname)
-            line, message = describe(outcome.error, nb, app.config) if nb is not None else (1, str(outcome.error))
+            line, message = (
+                describe(outcome.error, nb, app.config)
+                if nb is not None
+                else (1, str(outcome.error))
+            )
             logger.error(message, location=(docname, line), type="trtdocs", subtype="execution")
     executor.shutdown()
     state.of(env).execution = None

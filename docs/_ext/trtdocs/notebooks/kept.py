@@ -36,8 +36,9 @@ def notebook_path(output_folder: Path, docname: str) -> Path:
     return output_folder / f"{docname}.ipynb"
 
 
-def lost(output_folder: Path, cache_path: Path, plans: Mapping[str, PagePlan],
-         mode: str = "cache") -> dict[str, str]:
+def lost(
+    output_folder: Path, cache_path: Path, plans: Mapping[str, PagePlan], mode: str = "cache"
+) -> dict[str, str]:
     """docname -> what of the page's outputs is gone from the build folder, in
     words, for each page in ``plans`` that Sphinx cannot write as it stands.
     ``mode``: the site's ``nb_execution_mode`` (a page's front matter may set its own)."""
@@ -55,7 +56,9 @@ def lost(output_folder: Path, cache_path: Path, plans: Mapping[str, PagePlan],
         except (OSError, ValueError) as exc:
             gone[doc] = f"myst-nb's notebook {path} cannot be read ({exc})"
             continue
-        if nb.metadata.get("mystnb", {}).get("execution_mode", mode) == "cache" and not has_outputs(nb):
+        if nb.metadata.get("mystnb", {}).get("execution_mode", mode) == "cache" and not has_outputs(
+            nb
+        ):
             unmatched[doc] = nb
     if unmatched and not cache_path.is_dir():
         gone.update(dict.fromkeys(unmatched, f"the jupyter-cache {cache_path} is gone"))

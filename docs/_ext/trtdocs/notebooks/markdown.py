@@ -38,10 +38,27 @@ from . import requirements
 
 # Directives that are cell markers of the jupytext MyST format, not page content.
 CELL_MARKERS: Final = frozenset({"code-cell", "raw-cell"})
-ADMONITIONS: Final = frozenset({"note", "warning", "tip", "important", "hint", "caution", "attention",
-                                "danger", "error", "seealso"})
-_PARSER: Final = (MarkdownIt("commonmark").enable("table").use(colon_fence_plugin).use(myst_role_plugin)
-                  .use(myst_block_plugin))
+ADMONITIONS: Final = frozenset(
+    {
+        "note",
+        "warning",
+        "tip",
+        "important",
+        "hint",
+        "caution",
+        "attention",
+        "danger",
+        "error",
+        "seealso",
+    }
+)
+_PARSER: Final = (
+    MarkdownIt("commonmark")
+    .enable("table")
+    .use(colon_fence_plugin)
+    .use(myst_role_plugin)
+    .use(myst_block_plugin)
+)
 _DIRECTIVE: Final = re.compile(r"^\{(?P<name>[\w:-]+)\}\s*(?P<arg>.*)$")
 _ROLE: Final = re.compile(r"\{(?P<name>[\w:+-]+)\}`(?P<content>[^`]+)`")
 _EXPLICIT: Final = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
@@ -68,7 +85,9 @@ class Context:
     notebooks: frozenset[str]  # docnames that have downloads
     extlinks: Mapping[str, tuple[str, str | None]]  # sphinx.ext.extlinks: role -> (url, caption)
     baseurl: str = ""  # html_baseurl: links go to the hosted site
-    diagram: Callable[[str, str], str] | None = None  # (dot code, alt) -> Markdown image; None: caption only
+    diagram: Callable[[str, str], str] | None = (
+        None  # (dot code, alt) -> Markdown image; None: caption only
+    )
     folder: Path | None = None  # where the page ran ({pte-diagram} reads its file there)
 
 
@@ -82,7 +101,9 @@ def render(text: str, ctx: Context) -> str:
         out += _directive(token, lines, start, ctx)
         at = end
     out += _roles(lines[at:], at, ctx)
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip("\n") + ("\n" if text.endswith("\n") else "")
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip("\n") + (
+        "\n" if text.endswith("\n") else ""
+    )
 
 
 def leftovers(text: str) -> list[tuple[int, str]]:
@@ -109,8 +130,11 @@ def _blocks(text: str) -> Iterator[tuple[Token, int, int]]:
             continue
         if token.type in ("myst_target", "myst_line_comment"):
             yield token, token.map[0], token.map[1]
-        elif token.type in ("fence", "colon_fence") and (m := _DIRECTIVE.match(token.info.strip())) \
-                and m["name"] not in CELL_MARKERS:
+        elif (
+            token.type in ("fence", "colon_fence")
+            and (m := _DIRECTIVE.match(token.info.strip()))
+            and m["name"] not in CELL_MARKERS
+        ):
             yield token, token.map[0], token.map[1]
 
 
@@ -126,8 +150,11 @@ def _directive(token: Token, lines: list[str], start: int, ctx: Context) -> list
     line = start + 1
     render_one = _DIRECTIVES.get(name) or (_admonition if name in ADMONITIONS else None)
     if render_one is None:
-        raise DownloadError(line, f"the directive {{{name}}} has no Markdown form for the downloads "
-                                  f"(trtdocs.notebooks.markdown)")
+        raise DownloadError(
+            line,
+            f"the directive {{{name}}} has no Markdown form for the downloads "
+            f"(trtdocs.notebooks.markdown)",
+        )
     try:
         text = render_one(name, arg, options, content, ctx)
     except DownloadError as exc:
@@ -137,8 +164,12 @@ def _directive(token: Token, lines: list[str], start: int, ctx: Context) -> list
     return ["", *text.strip("\n").split("\n"), ""] if text.strip() else [""]
 
 
-def _install_command(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
-    command = ctx.features.install_command(arg, options.get("tool", "pip"), options.get("platform", "linux"))
+def _install_command(
+    name: str, arg: str, options: dict[str, str], content: str, ctx: Context
+) -> str:
+    command = ctx.features.install_command(
+        arg, options.get("tool", "pip"), options.get("platform", "linux")
+    )
     return f"```bash\n{command}\n```"
 
 
@@ -147,19 +178,22 @@ def _feature_note(name: str, arg: str, options: dict[str, str], content: str, ct
     headline = ctx.features.note_text(feature)
     if not headline:
         return ""
-    return (f"> **{headline[0].upper()}{headline[1:]}.** {feature.title}. {feature.note} "
-            f"See {_link('the support matrix', 'docs/support-matrix', f'feature-{feature.id}', ctx)}.")
+    return (
+        f"> **{headline[0].upper()}{headline[1:]}.** {feature.title}. {feature.note} "
+        f"See {_link('the support matrix', 'docs/support-matrix', f'feature-{feature.id}', ctx)}."
+    )
 
 
 def _data_table(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
     spec = datatables.TABLES[arg]
     entries = datatables.load(ctx.data_dir / f"{arg}.toml", spec)
-    rows = [[_inline(col.cell(e), ctx).replace("|", "\\|").replace("\n", " ") for col in spec.columns]
-            for e in entries]
+    rows = [
+        [_inline(col.cell(e), ctx).replace("|", "\\|").replace("\n", " ") for col in spec.columns]
+        for e in entries
+    ]
     keep = [i for i in range(len(spec.columns)) if any(r[i].strip() for r in rows)]
     head = [spec.columns[i].title for i in keep]
-    out = ["| " + " | ".join(_inline(h, ctx) or " " for h in head) + " |",
-           "|" + "---|" * len(head)]
+    out = ["| " + " | ".join(_inline(h, ctx) or " " for h in head) + " |", "|" + "---|" * len(head)]
     out += ["| " + " | ".join(r[i] for i in keep) + " |" for r in rows]
     if spec.definitions:
         term, text = spec.definitions
@@ -178,14 +212,18 @@ def _tab_item(name: str, arg: str, options: dict[str, str], content: str, ctx: C
 def _admonition(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
     title = arg or name.capitalize()
     quoted = render(content, ctx).strip("\n").split("\n")
-    return "\n".join([f"> **{title}:** {quoted[0]}", *(f"> {line}" if line else ">" for line in quoted[1:])])
+    return "\n".join(
+        [f"> **{title}:** {quoted[0]}", *(f"> {line}" if line else ">" for line in quoted[1:])]
+    )
 
 
 def _graphviz(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
     caption = _inline(options.get("caption", ""), ctx)
     alt = options.get("alt", caption or "diagram")
     image = ctx.diagram(content, alt) if ctx.diagram is not None else ""
-    return "\n\n".join(filter(None, [image or f"*Diagram:* {alt}", f"*{caption}*" if caption else ""]))
+    return "\n\n".join(
+        filter(None, [image or f"*Diagram:* {alt}", f"*{caption}*" if caption else ""])
+    )
 
 
 def _code_block(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
@@ -206,13 +244,23 @@ def _pte_diagram(name: str, arg: str, options: dict[str, str], content: str, ctx
     if ctx.folder is None or not (ctx.folder / arg).is_file():
         raise ValueError(f"{arg} is not in the folder the page ran in")
     layout = ptelayout.read(ctx.folder / arg)
-    return _graphviz(name, "", {"alt": options.get("alt") or ptelayout.alt(layout),
-                                "caption": options.get("caption", "")}, ptelayout.dot(layout), ctx)
+    return _graphviz(
+        name,
+        "",
+        {"alt": options.get("alt") or ptelayout.alt(layout), "caption": options.get("caption", "")},
+        ptelayout.dot(layout),
+        ctx,
+    )
 
 
 _DIRECTIVES: Final[Mapping[str, Callable[[str, str, dict[str, str], str, Context], str]]] = {
-    "install-command": _install_command, "feature-note": _feature_note, "data-table": _data_table,
-    "tab-set": _tabs, "tab-item": _tab_item, "graphviz": _graphviz, "pte-diagram": _pte_diagram,
+    "install-command": _install_command,
+    "feature-note": _feature_note,
+    "data-table": _data_table,
+    "tab-set": _tabs,
+    "tab-item": _tab_item,
+    "graphviz": _graphviz,
+    "pte-diagram": _pte_diagram,
     "code-block": _code_block,
 }
 
@@ -220,13 +268,18 @@ _DIRECTIVES: Final[Mapping[str, Callable[[str, str, dict[str, str], str, Context
 def _roles(lines: list[str], first: int, ctx: Context) -> list[str]:
     """Lines with each role rendered; inline code and code blocks untouched."""
     text = "\n".join(lines)
-    expected = sum(1 for t in _PARSER.parse(text) for c in t.children or () if c.type == "myst_role")
+    expected = sum(
+        1 for t in _PARSER.parse(text) for c in t.children or () if c.type == "myst_role"
+    )
     if not expected:
         return lines
     found = list(_ROLE.finditer(text))
     if len(found) != expected:
-        raise DownloadError(first + 1, f"{expected} roles, but {len(found)} look like roles; a role inside "
-                                       f"inline code or a code block, or a role that spans lines?")
+        raise DownloadError(
+            first + 1,
+            f"{expected} roles, but {len(found)} look like roles; a role inside "
+            f"inline code or a code block, or a role that spans lines?",
+        )
     return _inline(text, ctx, first).split("\n")
 
 
@@ -238,7 +291,7 @@ def _inline(text: str, ctx: Context, first: int = 0) -> str:
         line = first + newlines + rest.count("\n", 0, m.start()) + 1
         newlines += rest.count("\n", 0, m.end())
         piece = _role(m["name"], m["content"], ctx, line)
-        before, rest = head + rest[:m.start()], rest[m.end():]
+        before, rest = head + rest[: m.start()], rest[m.end() :]
         if m["name"] == "feature":
             if not piece:
                 head, rest = join_over(before, rest)
@@ -263,13 +316,17 @@ def _role(name: str, content: str, ctx: Context, line: int) -> str:
             raise DownloadError(line, f"{{ref}} {target!r}: no such label on the site")
         doc, anchor, title = ctx.labels[target]
         if not (text or title):
-            raise DownloadError(line, f"{{ref}} {target!r}: the label has no title; give the link a text")
+            raise DownloadError(
+                line, f"{{ref}} {target!r}: the label has no title; give the link a text"
+            )
         return _link(text or title, doc, anchor, ctx, heading=title)
     if name in ctx.extlinks:
         url, caption = ctx.extlinks[name]
         return f"[{text or (caption % target if caption else url % target)}]({url % target})"
-    raise DownloadError(line, f"the role {{{name}}} has no Markdown form for the downloads "
-                              f"(trtdocs.notebooks.markdown)")
+    raise DownloadError(
+        line,
+        f"the role {{{name}}} has no Markdown form for the downloads (trtdocs.notebooks.markdown)",
+    )
 
 
 def _docname(target: str, ctx: Context) -> str:

@@ -68,8 +68,11 @@ def mark(skipped: SkippedCell, plan: PagePlan) -> folding.folded:
         para = nodes.paragraph()
         para += inline(" ".join(reason.splitlines()))  # `name` as code
         reasons.append(para)
-    return folding.make([nodes.Text(mark_line(skipped.needs, plan.needs, plan.record is not None))], reasons,
-                        ["trtdocs-not-executed", "no-search"])
+    return folding.make(
+        [nodes.Text(mark_line(skipped.needs, plan.needs, plan.record is not None))],
+        reasons,
+        ["trtdocs-not-executed", "no-search"],
+    )
 
 
 def place(document: nodes.document, plan: PagePlan, docname: str) -> None:
@@ -77,8 +80,11 @@ def place(document: nodes.document, plan: PagePlan, docname: str) -> None:
     place under the title, and a mark before each cell that did not run (here,
     or where the record whose outputs it shows was made)."""
     if plan.skipped:
-        containers = {node["cell_index"]: node for node in document.findall(nodes.container)
-                      if node.get("nb_element") == CODE_CELL}
+        containers = {
+            node["cell_index"]: node
+            for node in document.findall(nodes.container)
+            if node.get("nb_element") == CODE_CELL
+        }
         for skipped in plan.skipped:
             _insert_before(document, _shown_from(containers, skipped.index), mark(skipped, plan))
     section = next(document.findall(nodes.section), None)

@@ -95,12 +95,16 @@ def table(app: Sphinx, fromdoc: str) -> nodes.table:
         plan = plans[doc]
         free, others = needs_in_words(plan)
         title = env.titles[doc].astext() if doc in env.titles else doc
-        ref = nodes.reference("", title, internal=True, refuri=app.builder.get_relative_uri(fromdoc, doc))
+        ref = nodes.reference(
+            "", title, internal=True, refuri=app.builder.get_relative_uri(fromdoc, doc)
+        )
         row = nodes.row()
         row += _cell(ref)
         row += _cell(nodes.Text(str(plan.code_cells)))
         row += _cell(nodes.Text(str(free)))
-        row += _cell(nodes.Text("; ".join(f"{n} × {words}" for words, n in others) or "nothing more"))
+        row += _cell(
+            nodes.Text("; ".join(f"{n} × {words}" for words, n in others) or "nothing more")
+        )
         body += row
     return result
 

@@ -45,7 +45,9 @@ class Parser(MystNbParser):
         finally:
             READING.reset(token)
 
-    def _failed(self, reading: Reading, cause: BaseException, inputstring: str, document: nodes.document) -> None:
+    def _failed(
+        self, reading: Reading, cause: BaseException, inputstring: str, document: nodes.document
+    ) -> None:
         env, docname, nb = reading.env, reading.docname, reading.notebook
         line, message = describe(cause, nb, env.config) if nb is not None else (1, str(cause))
         plan = state.of(env).plans.get(docname)
@@ -60,12 +62,20 @@ class Parser(MystNbParser):
         document.settings.myst_footnote_transition = config.footnote_transition
         document.settings.myst_footnote_sort = config.footnote_sort
         document.settings.myst_heading_anchors_html_ids = config.heading_anchors_html_ids
-        title = next((t[2:].strip() for t in inputstring.splitlines() if t.startswith("# ")), docname)
-        section = nodes.section(ids=[nodes.make_id(title) or "page"], names=[nodes.fully_normalize_name(title)])
+        title = next(
+            (t[2:].strip() for t in inputstring.splitlines() if t.startswith("# ")), docname
+        )
+        section = nodes.section(
+            ids=[nodes.make_id(title) or "page"], names=[nodes.fully_normalize_name(title)]
+        )
         section += nodes.title(text=title)
         summary, _, details = message.partition("\n")
-        box = nodes.error("", nodes.paragraph(
-            text=f"This page failed to build: {env.doc2path(docname, False)}:{line}: {summary}"))
+        box = nodes.error(
+            "",
+            nodes.paragraph(
+                text=f"This page failed to build: {env.doc2path(docname, False)}:{line}: {summary}"
+            ),
+        )
         if details:
             box += nodes.literal_block(details, details)
         section += box

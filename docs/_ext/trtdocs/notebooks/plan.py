@@ -28,8 +28,12 @@ class SkippedCell:
     number: int  # 1-based among code cells
     index: int  # its index among all cells of the notebook (myst-nb's cell_index)
     line: int  # first line of the cell in the source
-    needs: tuple[str, ...]  # the unmet requirements; () for a cell that reads a skipped cell's result
-    reasons: tuple[str, ...]  # one "needs X: found Y" per unmet requirement, or which result it reads
+    needs: tuple[
+        str, ...
+    ]  # the unmet requirements; () for a cell that reads a skipped cell's result
+    reasons: tuple[
+        str, ...
+    ]  # one "needs X: found Y" per unmet requirement, or which result it reads
     # skipped only because the installed release is older than what it needs (or
     # because it reads the result of such a cell): a newer release runs it
     newer: bool = False

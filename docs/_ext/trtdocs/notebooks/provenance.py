@@ -58,11 +58,20 @@ def _machine(app: Sphinx) -> nodes.definition_list:
     """The probe's whole diagnostic, shown once, here; the pages' marks fold a reason each."""
     envdata = _context(app.env).environment.to_json()
     versions = envdata.get("versions", {})
-    rows = [("Machine", f"{envdata.get('cpu_model')} ({envdata.get('cpu_count')} cores), {envdata.get('platform')}"),
-            ("CUDA GPU", envdata.get("gpu_name") or f"none: {envdata.get('cuda_error')}"),
-            ("import torch_tensorrt", "works" if envdata.get("torch_tensorrt_imports")
-             else f"fails: {envdata.get('torch_tensorrt_error')}"),
-            ("Versions", ", ".join(f"{k} {v}" for k, v in versions.items() if v))]
+    rows = [
+        (
+            "Machine",
+            f"{envdata.get('cpu_model')} ({envdata.get('cpu_count')} cores), {envdata.get('platform')}",
+        ),
+        ("CUDA GPU", envdata.get("gpu_name") or f"none: {envdata.get('cuda_error')}"),
+        (
+            "import torch_tensorrt",
+            "works"
+            if envdata.get("torch_tensorrt_imports")
+            else f"fails: {envdata.get('torch_tensorrt_error')}",
+        ),
+        ("Versions", ", ".join(f"{k} {v}" for k, v in versions.items() if v)),
+    ]
     items = nodes.definition_list(classes=["trtdocs-build-machine"])
     for term, text in rows:
         item = nodes.definition_list_item()
@@ -86,8 +95,9 @@ def _report_table(app: Sphinx, fromdoc: str) -> nodes.table:
     group += body
     for doc, entry in rows.items():
         title = app.env.titles[doc].astext() if doc in app.env.titles else doc
-        ref = nodes.reference("", title, internal=True,
-                              refuri=app.builder.get_relative_uri(fromdoc, doc))
+        ref = nodes.reference(
+            "", title, internal=True, refuri=app.builder.get_relative_uri(fromdoc, doc)
+        )
         duration = entry.get("duration_s")
         plan = state.of(app.env).plans[doc]
         needs = [n for s in plan.skipped for n in s.needs]  # of a record: not run where it was made
@@ -115,8 +125,9 @@ def resolve_report(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         node.replace_self([_machine(app), _report_table(app, docname)])
 
 
-def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
-             removed: set[str]) -> list[str]:
+def outdated(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
     """Re-read notebooks whose environment, imported project code, `inputs:`
     files or record changed, or whose outputs are gone from the build folder
     (:mod:`.kept`), and the report pages when any notebook is re-read."""
@@ -128,21 +139,36 @@ def outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[s
 
     def stale(doc: str, plan: PagePlan) -> bool:
         inputs = input_files(list(plan.inputs), ctx.srcdir)[0] if plan.inputs else []
-        return (plan.environment_digest != current
-                or files_digest(plan.project_files) != plan.project_digest
-                or files_digest(plan.upstream_files) != plan.upstream_digest
-                or not {str(p) for p in inputs} <= set(plan.project_files)
-                or recorded.record_path(ctx.record_dir, doc).is_file() != plan.record_seen
-                or (plan.record is not None and bool(recorded.expiry(plan.record, ctx.freshness, ctx.now))))
+        return (
+            plan.environment_digest != current
+            or files_digest(plan.project_files) != plan.project_digest
+            or files_digest(plan.upstream_files) != plan.upstream_digest
+            or not {str(p) for p in inputs} <= set(plan.project_files)
+            or recorded.record_path(ctx.record_dir, doc).is_file() != plan.record_seen
+            or (
+                plan.record is not None
+                and bool(recorded.expiry(plan.record, ctx.freshness, ctx.now))
+            )
+        )
 
-    redo = [doc for doc, plan in build.plans.items()
-            if doc not in changed and doc not in removed and stale(doc, plan)]
+    redo = [
+        doc
+        for doc, plan in build.plans.items()
+        if doc not in changed and doc not in removed and stale(doc, plan)
+    ]
     # what Sphinx would write them from, which anyone may delete from _build
-    unread = {doc: plan for doc, plan in build.plans.items()
-              if doc not in changed and doc not in removed and doc not in redo}
+    unread = {
+        doc: plan
+        for doc, plan in build.plans.items()
+        if doc not in changed and doc not in removed and doc not in redo
+    }
     nb_config = env.mystnb_config
-    for doc, what in kept.lost(Path(nb_config.output_folder), Path(nb_config.execution_cache_path), unread,
-                               app.config.nb_execution_mode).items():
+    for doc, what in kept.lost(
+        Path(nb_config.output_folder),
+        Path(nb_config.execution_cache_path),
+        unread,
+        app.config.nb_execution_mode,
+    ).items():
         logger.info("%s; reading the page again", what, location=doc)
         redo.append(doc)
     if redo or added or changed or removed:
@@ -157,29 +183,51 @@ def check_problems(app: Sphinx, exc: Exception | None) -> None:
     if exc is not None:
         return
     settings = config.of(app.config)
-    strict = bool(settings.require_all or settings.require_outputs
-                  or os.environ.get("CI", "").lower() not in ("", "0", "false"))
+    strict = bool(
+        settings.require_all
+        or settings.require_outputs
+        or os.environ.get("CI", "").lower() not in ("", "0", "false")
+    )
     failed = _check_orphans(app, strict)
     for doc, plan in sorted(state.of(app.env).plans.items()):
         for line, message, kind in plan.problems:
             # a stale record outside this build's subset is another shard's concern
             is_error = kind == "error" or (kind == "stale" and strict and not plan.deferred)
             (logger.error if is_error else logger.warning)(
-                message, location=(doc, line), type="trtdocs", subtype="gating")
+                message, location=(doc, line), type="trtdocs", subtype="gating"
+            )
             failed |= is_error
         # a channel's strict run requires what its release can run; a newer release runs the rest
         if settings.require_all and not plan.ran_what_release_can and not plan.deferred:
             why = "outputs come from a record" if plan.record is not None else plan.blocking_reason
-            logger.error("REQUIRE_ALL: %s: %s", plan.status, why or plan.reason,
-                         location=(doc, 1), type="trtdocs", subtype="strict")
+            logger.error(
+                "REQUIRE_ALL: %s: %s",
+                plan.status,
+                why or plan.reason,
+                location=(doc, 1),
+                type="trtdocs",
+                subtype="strict",
+            )
             failed = True
         elif settings.require_all and plan.skipped and not plan.deferred:
-            logger.info("REQUIRE_ALL: %s: %d of %d code cells need a newer release than the installed "
-                        "one, and are marked: %s", doc, len(plan.skipped), plan.code_cells, plan.reason)
+            logger.info(
+                "REQUIRE_ALL: %s: %d of %d code cells need a newer release than the installed "
+                "one, and are marked: %s",
+                doc,
+                len(plan.skipped),
+                plan.code_cells,
+                plan.reason,
+            )
         elif settings.require_outputs and plan.status not in ("executed", "recorded", NO_CODE):
             # the gathering build: each page executed here or shown from a fresh record
-            logger.error("REQUIRE_OUTPUTS: %s: %s", plan.status, plan.reason, location=(doc, 1),
-                         type="trtdocs", subtype="strict")
+            logger.error(
+                "REQUIRE_OUTPUTS: %s: %s",
+                plan.status,
+                plan.reason,
+                location=(doc, 1),
+                type="trtdocs",
+                subtype="strict",
+            )
             failed = True
     if failed:
         app.statuscode = 1
@@ -195,8 +243,13 @@ def _check_orphans(app: Sphinx, strict: bool) -> bool:
         where = path.relative_to(ctx.srcdir) if path.is_relative_to(ctx.srcdir) else path
         (logger.error if strict else logger.warning)(
             "record of %s, which is not a notebook page of this site: delete it (`git rm %s`), "
-            "or restore the page", recorded.docname_of(path), where,
-            location=f"{path}:1", type="trtdocs", subtype="gating")
+            "or restore the page",
+            recorded.docname_of(path),
+            where,
+            location=f"{path}:1",
+            type="trtdocs",
+            subtype="gating",
+        )
         found |= strict
     return found
 
@@ -205,10 +258,14 @@ def write_outputs(app: Sphinx, exc: Exception | None) -> None:
     if exc is not None or app.builder.format != "html":
         return
     environment = _context(app.env).environment
-    data = {"environment": environment.to_json(), "notebooks": entries(app),
-            # the guide's C++ programs: exported by the Python ExecuTorch, run by the C++ package
-            "cxx": cxxsdk.pairing(environment.versions.get("executorch"),
-                                  environment.cxx_toolchain.get("executorch_cxx"))}
+    data = {
+        "environment": environment.to_json(),
+        "notebooks": entries(app),
+        # the guide's C++ programs: exported by the Python ExecuTorch, run by the C++ package
+        "cxx": cxxsdk.pairing(
+            environment.versions.get("executorch"), environment.cxx_toolchain.get("executorch_cxx")
+        ),
+    }
     Path(app.outdir, PROVENANCE_FILE).write_text(json.dumps(data, indent=2) + "\n")
     if config.of(app.config).record:
         _record(app)
@@ -228,15 +285,29 @@ def _record(app: Sphinx) -> None:
             continue
         executed = executed_notebook(app, doc, plan)
         if executed is None:
-            logger.error("cannot record %s: the build wrote no executed notebook", doc,
-                         location=(doc, 1), type="trtdocs", subtype="record")
+            logger.error(
+                "cannot record %s: the build wrote no executed notebook",
+                doc,
+                location=(doc, 1),
+                type="trtdocs",
+                subtype="record",
+            )
             app.statuscode = 1
             continue
         path = recorded.record_path(out, doc)
         try:
-            recorded.write(path, read_notebook_source(app, doc), executed, page_entry(app, doc, plan))
+            recorded.write(
+                path, read_notebook_source(app, doc), executed, page_entry(app, doc, plan)
+            )
         except recorded.RecordError as exc:
-            logger.error("cannot record %s: %s", doc, exc, location=(doc, 1), type="trtdocs", subtype="record")
+            logger.error(
+                "cannot record %s: %s",
+                doc,
+                exc,
+                location=(doc, 1),
+                type="trtdocs",
+                subtype="record",
+            )
             app.statuscode = 1
             continue
         logger.info("recorded %s -> %s", doc, path)

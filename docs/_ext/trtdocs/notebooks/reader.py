@@ -54,12 +54,16 @@ def read_notebook(text: str) -> nbformat.NotebookNode:
     try:
         reading = READING.get()
     except LookupError:
-        raise RuntimeError("trtdocs.notebooks reads notebooks only through its parser "
-                           "(trtdocs.notebooks.parser.Parser)") from None
+        raise RuntimeError(
+            "trtdocs.notebooks reads notebooks only through its parser "
+            "(trtdocs.notebooks.parser.Parser)"
+        ) from None
     if (bad := front_matter_problem(text)) is not None:
         return _broken_front_matter(reading.docname, text, *bad)
     build = state.of(reading.env)
-    assert build.context is not None and build.features is not None, "trtdocs.notebooks is not set up"
+    assert build.context is not None and build.features is not None, (
+        "trtdocs.notebooks is not set up"
+    )
     nb, plan = gated(text, build.context, reading.docname)
     if plan is None:
         return nb  # a plain Markdown page
@@ -67,16 +71,23 @@ def read_notebook(text: str) -> nbformat.NotebookNode:
     # Read the page again when what decided its gating changes.
     reading.env.note_dependency(str(build.features.path))
     if plan.record_seen:
-        reading.env.note_dependency(str(recorded.record_path(build.context.record_dir, reading.docname)))
+        reading.env.note_dependency(
+            str(recorded.record_path(build.context.record_dir, reading.docname))
+        )
     reading.notebook = nb
-    if build.execution is not None and (outcome := build.execution.outcome(reading.docname)) is not None:
+    if (
+        build.execution is not None
+        and (outcome := build.execution.outcome(reading.docname)) is not None
+    ):
         log_outcome(reading.docname, outcome)
         if outcome.error is not None:  # the parser reports it as the page's error
             raise ExecutionError(str(reading.env.doc2path(reading.docname))) from outcome.error
     return nb
 
 
-def gated(text: str, context: BuildContext, docname: str) -> tuple[nbformat.NotebookNode, PagePlan | None]:
+def gated(
+    text: str, context: BuildContext, docname: str
+) -> tuple[nbformat.NotebookNode, PagePlan | None]:
     """The notebook of a page with valid front matter as myst-nb reads, gates and
     executes it, and the gating's plan (None for a plain Markdown page). The
     same text gives the same notebook: the execution cache's key."""
@@ -102,9 +113,12 @@ def _broken_front_matter(docname: str, text: str, line: int, message: str) -> nb
     logger.error(message, location=(docname, line), type="trtdocs", subtype="front-matter")
     title = next((t for t in text.splitlines() if t.startswith("# ")), f"# {docname}")
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell(
-        f"{title}\n\n```{{error}}\nThis page failed to build: its front matter is broken "
-        f"(line {line}): {message}\n```\n")]
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(
+            f"{title}\n\n```{{error}}\nThis page failed to build: its front matter is broken "
+            f"(line {line}): {message}\n```\n"
+        )
+    ]
     nb.metadata["mystnb"] = {"execution_mode": "off"}
     stable_ids(nb)
     return nb

@@ -51,7 +51,9 @@ class Freshness:
     max_age_days: float | None
 
     @classmethod
-    def of_release(cls, version: str, pins: Mapping[str, str], max_age_days: float | None) -> Freshness:
+    def of_release(
+        cls, version: str, pins: Mapping[str, str], max_age_days: float | None
+    ) -> Freshness:
         """From a features-table release: its version and its pins."""
         specs = {_PROBED[k]: v for k, v in pins.items() if k in _PROBED}
         if version:
@@ -93,7 +95,8 @@ def source_hash(nb: nbformat.NotebookNode) -> str:
         "requires": nb.metadata.get("requires"),
         "cells": [
             [cell.source, cell.metadata.get("requires"), sorted(cell.metadata.get("tags", []))]
-            for cell in nb.cells if cell.cell_type == "code"
+            for cell in nb.cells
+            if cell.cell_type == "code"
         ],
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
@@ -121,7 +124,8 @@ def expiry(provenance: Mapping[str, Any], freshness: Freshness, now: dt.datetime
             continue
         try:
             ok = SpecifierSet(spec if spec[:1] in tuple("<>=!~") else f"=={spec}").contains(
-                Version(found), prereleases=True)
+                Version(found), prereleases=True
+            )
         except (InvalidSpecifier, InvalidVersion):
             ok = False
         if not ok:
@@ -131,7 +135,9 @@ def expiry(provenance: Mapping[str, Any], freshness: Freshness, now: dt.datetime
         if when is None:
             reasons.append("it has no execution date")
         elif (now - when).total_seconds() > freshness.max_age_days * 86400:
-            reasons.append(f"made {age_words(when, now)}, over the {freshness.max_age_days:g}-day limit")
+            reasons.append(
+                f"made {age_words(when, now)}, over the {freshness.max_age_days:g}-day limit"
+            )
     return reasons
 
 
@@ -169,27 +175,42 @@ def load(path: Path) -> Record | None:
     return Record(path, meta["source_hash"], provenance, nb, _skipped(path, provenance, nb))
 
 
-def _skipped(path: Path, provenance: Mapping[str, Any],
-             nb: nbformat.NotebookNode) -> tuple[tuple[int, tuple[str, ...], str], ...]:
+def _skipped(
+    path: Path, provenance: Mapping[str, Any], nb: nbformat.NotebookNode
+) -> tuple[tuple[int, tuple[str, ...], str], ...]:
     """The provenance's ``cells_not_executed``, checked: each names a code cell
     of the record, which has no output, its unmet requirements and its reason."""
     code = [c for c in nb.cells if c.cell_type == "code"]
     found = []
     for entry in provenance.get("cells_not_executed") or ():
         number = entry.get("cell") if isinstance(entry, dict) else None
-        needs, reason = (entry.get("needs"), entry.get("reason")) if isinstance(entry, dict) else (None, None)
-        if (not isinstance(number, int) or not 1 <= number <= len(code) or not isinstance(reason, str)
-                or not isinstance(needs, list) or not all(isinstance(n, str) for n in needs)):
-            raise RecordError(path, f"provenance.cells_not_executed: {entry!r} is not "
-                              f"{{cell: 1..{len(code)}, needs: [requirements], reason: text}}")
+        needs, reason = (
+            (entry.get("needs"), entry.get("reason")) if isinstance(entry, dict) else (None, None)
+        )
+        if (
+            not isinstance(number, int)
+            or not 1 <= number <= len(code)
+            or not isinstance(reason, str)
+            or not isinstance(needs, list)
+            or not all(isinstance(n, str) for n in needs)
+        ):
+            raise RecordError(
+                path,
+                f"provenance.cells_not_executed: {entry!r} is not "
+                f"{{cell: 1..{len(code)}, needs: [requirements], reason: text}}",
+            )
         if code[number - 1].get("outputs"):
             raise RecordError(path, f"code cell {number} is listed as not executed but has outputs")
         found.append((number, tuple(needs), reason))
     return tuple(found)
 
 
-def write(path: Path, source: nbformat.NotebookNode, executed: nbformat.NotebookNode,
-          provenance: dict[str, Any]) -> None:
+def write(
+    path: Path,
+    source: nbformat.NotebookNode,
+    executed: nbformat.NotebookNode,
+    provenance: dict[str, Any],
+) -> None:
     """Write ``source`` with the code-cell outputs of ``executed``, sealed with
     their digest; raise :class:`RecordError`, writing nothing, for a record a
     build would refuse (no outputs where cells ran)."""
@@ -217,7 +238,9 @@ def _copy_outputs(src: nbformat.NotebookNode, dst: nbformat.NotebookNode) -> Non
     src_cells = [c for c in src.cells if c.cell_type == "code"]
     dst_cells = [c for c in dst.cells if c.cell_type == "code"]
     if len(src_cells) != len(dst_cells):
-        raise ValueError(f"code cells differ: {len(src_cells)} executed, {len(dst_cells)} in the source")
+        raise ValueError(
+            f"code cells differ: {len(src_cells)} executed, {len(dst_cells)} in the source"
+        )
     for s, d in zip(src_cells, dst_cells):
         d.outputs = copy.deepcopy(s.get("outputs", []))
         d.execution_count = s.get("execution_count")

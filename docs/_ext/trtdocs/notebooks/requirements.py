@@ -77,7 +77,7 @@ def _resolve(requirement: str, features: FeatureResolver) -> str | Requirement:
     if requirement in CAPABILITIES:
         return requirement
     if requirement.startswith(FEATURE_PREFIX):
-        return features(requirement[len(FEATURE_PREFIX):])
+        return features(requirement[len(FEATURE_PREFIX) :])
     try:
         req: Requirement | None = Requirement(requirement)
     except InvalidRequirement:
@@ -107,7 +107,9 @@ def evaluate(
     for requirement in requirements:
         resolved = _resolve(requirement, features)
         if requirement in disabled:
-            unmet.append(Unmet(requirement, _needs(resolved), "disabled for this build (TRTDOCS_DISABLE)"))
+            unmet.append(
+                Unmet(requirement, _needs(resolved), "disabled for this build (TRTDOCS_DISABLE)")
+            )
             continue
         reason = _unmet_reason(resolved, env, pins)
         if reason is not None:
@@ -123,7 +125,9 @@ def _needs(resolved: str | Requirement) -> str:
     return CAPABILITIES[resolved].needs
 
 
-def _unmet_reason(resolved: str | Requirement, env: Environment, pins: Mapping[str, str]) -> str | None:
+def _unmet_reason(
+    resolved: str | Requirement, env: Environment, pins: Mapping[str, str]
+) -> str | None:
     if resolved == "cuda":
         return None if env.cuda_available else (env.cuda_error or "no CUDA GPU")
     if resolved == "tensorrt":
@@ -131,8 +135,10 @@ def _unmet_reason(resolved: str | Requirement, env: Environment, pins: Mapping[s
             return None
         if env.versions.get("torch_tensorrt") is None:
             return "torch_tensorrt is not installed"
-        return (f"torch_tensorrt {env.versions['torch_tensorrt']} is installed but does not "
-                f"import: {env.torch_tensorrt_error}")
+        return (
+            f"torch_tensorrt {env.versions['torch_tensorrt']} is installed but does not "
+            f"import: {env.torch_tensorrt_error}"
+        )
     if resolved == SOURCE_BUILD:
         sdk = sdk_outside(env.source_build.get("tensorrt_sdk"), pins.get("tensorrt"))
         return "; ".join([*sourcebuild.missing(env.source_build), *([sdk] if sdk else [])]) or None
@@ -159,7 +165,11 @@ def sdk_outside(found: str | None, spec: str | None) -> str | None:
         what = f"TensorRT SDK {found}"
     except InvalidVersion:  # "version unknown": no NvInferVersion.h to read
         ok, what = False, "a TensorRT SDK of unknown version (no NvInferVersion.h)"
-    return None if ok else f"{sourcebuild.TENSORRT_ROOT_ENV} names {what}; the release's TensorRT is {spec}"
+    return (
+        None
+        if ok
+        else f"{sourcebuild.TENSORRT_ROOT_ENV} names {what}; the release's TensorRT is {spec}"
+    )
 
 
 def _needs_newer(resolved: str | Requirement, env: Environment) -> bool:
@@ -181,7 +191,8 @@ def above(specifier: SpecifierSet, version: Version) -> bool:
     it fails is a lower bound (``>=``, ``>``, ``~=``, ``==``) above it."""
     failed = [s for s in specifier if not s.contains(version, prereleases=True)]
     return bool(failed) and all(
-        s.operator in (">=", ">", "~=", "==", "===") and _bound(s.version) > version for s in failed)
+        s.operator in (">=", ">", "~=", "==", "===") and _bound(s.version) > version for s in failed
+    )
 
 
 def _bound(text: str) -> Version:

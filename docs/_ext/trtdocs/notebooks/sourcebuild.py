@@ -35,11 +35,13 @@ DEFAULT_CUDA = Path("/usr/local/cuda")
 # The keys of :func:`inputs`, each with what its absence means (the gate's reason).
 MISSING: Mapping[str, str] = {
     "cuda_toolkit": f"no CUDA toolkit (include/cuda_runtime.h) under {', '.join(CUDA_ROOT_ENVS)}, "
-                    f"the folder above nvcc or {DEFAULT_CUDA}",
+    f"the folder above nvcc or {DEFAULT_CUDA}",
     "tensorrt_sdk": f"{TENSORRT_ROOT_ENV} is unset or names no TensorRT SDK (include/NvInfer.h)",
     "libtorchtrt": f"{TARBALL_ENV} is unset or names no file",
 }
-_TRT_PART = re.compile(r"^\s*#\s*define\s+(?:NV_TENSORRT|TRT)_(MAJOR|MINOR|PATCH|BUILD)\w*\s+(\d+)", re.M)
+_TRT_PART = re.compile(
+    r"^\s*#\s*define\s+(?:NV_TENSORRT|TRT)_(MAJOR|MINOR|PATCH|BUILD)\w*\s+(\d+)", re.M
+)
 _CUDA_VERSION = re.compile(r"^\s*#\s*define\s+CUDA_VERSION\s+(\d+)", re.M)
 
 
@@ -97,8 +99,11 @@ def libtorchtrt(environ: Environ = os.environ) -> str | None:
 
 def inputs(environ: Environ = os.environ, default: Path = DEFAULT_CUDA) -> dict[str, str | None]:
     """Each input of the source build: what was found, or None."""
-    return {"cuda_toolkit": cuda_toolkit(environ, default), "tensorrt_sdk": tensorrt_sdk(environ),
-            "libtorchtrt": libtorchtrt(environ)}
+    return {
+        "cuda_toolkit": cuda_toolkit(environ, default),
+        "tensorrt_sdk": tensorrt_sdk(environ),
+        "libtorchtrt": libtorchtrt(environ),
+    }
 
 
 def missing(found: Mapping[str, str | None]) -> list[str]:
@@ -109,6 +114,7 @@ def missing(found: Mapping[str, str | None]) -> list[str]:
 def identity(environ: Environ = os.environ, default: Path = DEFAULT_CUDA) -> str:
     """What :func:`inputs` reads, cheaply: the variables, nvcc's place, and each
     file's size and time."""
+
     def stamp(path: Path) -> str:
         try:
             st = path.stat()

@@ -47,9 +47,13 @@ def _set_up(app: Sphinx) -> None:
         import_roots=tuple(srcdir / r for r in settings.import_roots),
         srcdir=srcdir,
         subset=subset_names(settings.notebooks),
-        cache_path=Path(app.config.nb_execution_cache_path or Path(app.outdir).parent / ".jupyter_cache"),
+        cache_path=Path(
+            app.config.nb_execution_cache_path or Path(app.outdir).parent / ".jupyter_cache"
+        ),
         run_dir=jobs.run_dir(app),
-        freshness=recorded.Freshness.of_release(release.version, release.pins, settings.record_max_age_days),
+        freshness=recorded.Freshness.of_release(
+            release.version, release.pins, settings.record_max_age_days
+        ),
         recording=settings.record,
         upstream=Upstream(srcdir, _code_digest),
     )

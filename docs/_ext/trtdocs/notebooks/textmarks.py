@@ -51,7 +51,10 @@ NO_RESULT = "The C++ guard has no result for it: the build's warnings say why."
 class CodeBlock(SphinxCodeBlock):
     """``code-block`` with the cells' ``:requires:`` option."""
 
-    option_spec: ClassVar[dict] = {**SphinxCodeBlock.option_spec, "requires": directives.unchanged_required}
+    option_spec: ClassVar[dict] = {
+        **SphinxCodeBlock.option_spec,
+        "requires": directives.unchanged_required,
+    }
 
     def run(self) -> list[nodes.Node]:
         value = self.options.pop("requires", None)
@@ -86,12 +89,16 @@ def checked(block: nodes.literal_block, captions: Mapping[str, str], guards_ran:
     if language in SHELL_LANGUAGES and block_commands(language, block.astext()):
         return "The build checks its install commands: packages, pins and package indexes."
     if language in PYTHON_LANGUAGES:
-        return ("The build checks the names and keywords it uses from Torch-TensorRT and ExecuTorch "
-                "against the installed packages.")
+        return (
+            "The build checks the names and keywords it uses from Torch-TensorRT and ExecuTorch "
+            "against the installed packages."
+        )
     return "The build checks nothing in it."
 
 
-def mark(needs: Sequence[str], words: Mapping[str, str], reasons: Sequence[str], check: str) -> folding.folded:
+def mark(
+    needs: Sequence[str], words: Mapping[str, str], reasons: Sequence[str], check: str
+) -> folding.folded:
     """The mark before a block shown as text: that no build runs it and what running
     it needs; folded under it, the probe's reasons and what the build checked of it."""
     body: list[nodes.Node] = []
@@ -113,15 +120,28 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         if not needs:
             continue
         words = {r: requirements.describe(r, **kwargs) for r in needs}
-        unmet = (requirements.evaluate(needs, build.context.environment, disabled=build.context.disabled,
-                                       pins=build.context.freshness.pins,
-                                       **kwargs) if build.context is not None else [])
+        unmet = (
+            requirements.evaluate(
+                needs,
+                build.context.environment,
+                disabled=build.context.disabled,
+                pins=build.context.freshness.pins,
+                **kwargs,
+            )
+            if build.context is not None
+            else []
+        )
         reasons = list(dict.fromkeys(f"needs {u.needs}: {u.reason}" for u in unmet))
         target: nodes.Element = block
-        while isinstance(target.parent, nodes.container) and "literal-block-wrapper" in target.parent["classes"]:
+        while (
+            isinstance(target.parent, nodes.container)
+            and "literal-block-wrapper" in target.parent["classes"]
+        ):
             target = target.parent
-        target.parent.insert(target.parent.index(target),
-                             mark(needs, words, reasons, checked(block, captions, guards_ran)))
+        target.parent.insert(
+            target.parent.index(target),
+            mark(needs, words, reasons, checked(block, captions, guards_ran)),
+        )
 
 
 def marked(doctree: nodes.Node) -> int:

@@ -29,14 +29,21 @@ def replacements(app: Sphinx) -> list[tuple[re.Pattern[str], str]]:
     """(pattern, replacement), most specific first."""
     home = str(Path.home())
     purelib = sysconfig.get_paths()["purelib"]
-    pairs = [(purelib, "site-packages"), (sys.prefix, "<venv>"),
-             (str(Path(app.outdir).parent), "_build"), (str(app.srcdir), ".")]
+    pairs = [
+        (purelib, "site-packages"),
+        (sys.prefix, "<venv>"),
+        (str(Path(app.outdir).parent), "_build"),
+        (str(app.srcdir), "."),
+    ]
     found: list[tuple[re.Pattern[str], str]] = [(IPYKERNEL_FILE, "<cell>")]
     for path, short in pairs:
         forms = {path}
         if path.startswith(home + "/"):
-            forms.add("~" + path[len(home):])
-        found += [(re.compile(re.escape(form) + r"(?![\w.-])"), short) for form in sorted(forms, key=len, reverse=True)]
+            forms.add("~" + path[len(home) :])
+        found += [
+            (re.compile(re.escape(form) + r"(?![\w.-])"), short)
+            for form in sorted(forms, key=len, reverse=True)
+        ]
     found.append((re.compile(re.escape(home) + r"(?![\w.-])"), "~"))
     return found
 

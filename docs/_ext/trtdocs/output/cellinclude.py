@@ -39,10 +39,14 @@ class CellSource:
         import jupytext  # a page with an {include-cell} pays for it, not every build
 
         notebook = jupytext.read(path)
-        cells = [c for c in notebook.cells if c.cell_type == "code" and tag in c.metadata.get("tags", [])]
+        cells = [
+            c for c in notebook.cells if c.cell_type == "code" and tag in c.metadata.get("tags", [])
+        ]
         if len(cells) != 1:
             found = "no code cell" if not cells else f"{len(cells)} code cells"
-            raise ValueError(f"{path.name}: {found} with the tag {tag!r}; exactly one must carry it")
+            raise ValueError(
+                f"{path.name}: {found} with the tag {tag!r}; exactly one must carry it"
+            )
         source: str = cells[0].source
         self.caption: str | None = None
         self.language = PYTHON

@@ -25,9 +25,23 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 # File suffix (or name) -> Pygments lexer for the cell that writes such a file.
-LANGUAGES = MappingProxyType({".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".h": "cpp", ".hpp": "cpp",
-                              "CMakeLists.txt": "cmake", ".cmake": "cmake", ".sh": "bash", ".py": "python",
-                              ".json": "json", ".toml": "toml", ".yaml": "yaml", ".txt": "text"})
+LANGUAGES = MappingProxyType(
+    {
+        ".cpp": "cpp",
+        ".cc": "cpp",
+        ".cxx": "cpp",
+        ".h": "cpp",
+        ".hpp": "cpp",
+        "CMakeLists.txt": "cmake",
+        ".cmake": "cmake",
+        ".sh": "bash",
+        ".py": "python",
+        ".json": "json",
+        ".toml": "toml",
+        ".yaml": "yaml",
+        ".txt": "text",
+    }
+)
 NOTEBOOK_LEXERS = frozenset({"ipython3", "ipython", "python"})
 WRITEFILE = re.compile(r"^%%writefile\s+(?P<append>-a\s+)?(?P<file>\S+)")
 SHELL = re.compile(r"^%%(?P<shell>bash|sh)\s*$")
@@ -73,7 +87,10 @@ def show_cell_magics(app: Sphinx | None, doctree: nodes.document) -> None:
     captioned, without the magic line."""
     taken: set[str] = set()
     for block in list(doctree.findall(nodes.literal_block)):
-        if not (isinstance(block.parent, nodes.container) and block.parent.get("nb_element") == CELL_SOURCE):
+        if not (
+            isinstance(block.parent, nodes.container)
+            and block.parent.get("nb_element") == CELL_SOURCE
+        ):
             continue
         shown = caption_of(block.astext())
         if shown is None:

@@ -53,8 +53,16 @@ def _depart_summary(self: HTML5Translator, node: folded_summary) -> None:
 
 
 def _visit_download(self: HTML5Translator, node: download_link) -> None:
-    self.body.append(self.starttag(node, "a", suffix="", CLASS="reference download",
-                                   href=node["refuri"], download=node["filename"]))
+    self.body.append(
+        self.starttag(
+            node,
+            "a",
+            suffix="",
+            CLASS="reference download",
+            href=node["refuri"],
+            download=node["filename"],
+        )
+    )
 
 
 def _depart_download(self: HTML5Translator, node: download_link) -> None:

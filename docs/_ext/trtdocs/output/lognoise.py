@@ -32,20 +32,28 @@ if TYPE_CHECKING:
 # (source file of the log line, start of its message) -> why it is noise; "" matches any message.
 NOISE: Final = {
     ("cpuinfo_utils.cpp", ""): "ExecuTorch reading the CPU's description at the first load",
-    ("torch/utils/_pytree.py", "<enum 'KernelPreference'> is an Enum subclass"):
-        "torch's deprecation of register_constant() for Enum subclasses, logged when torchao is imported",
+    (
+        "torch/utils/_pytree.py",
+        "<enum 'KernelPreference'> is an Enum subclass",
+    ): "torch's deprecation of register_constant() for Enum subclasses, logged when torchao is imported",
 }
 LOG_LINES: Final = (
     re.compile(r"^\[(?P<source>[\w./]+):\d+\] (?P<message>.*)"),  # ExecuTorch's Python runtime
-    re.compile(r"^[IWEF] \d\d:\d\d:\d\d\.\d+ executorch:(?P<source>[\w./]+):\d+\] (?P<message>.*)"),  # its C++ package
-    re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ (?P<source>[\w./]+):\d+\] (?P<message>.*)"),  # glog (torch)
+    re.compile(
+        r"^[IWEF] \d\d:\d\d:\d\d\.\d+ executorch:(?P<source>[\w./]+):\d+\] (?P<message>.*)"
+    ),  # its C++ package
+    re.compile(
+        r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ (?P<source>[\w./]+):\d+\] (?P<message>.*)"
+    ),  # glog (torch)
 )
 
 
 def is_noise(line: str) -> bool:
     for pattern in LOG_LINES:
         if (m := pattern.match(line)) is not None:
-            return any(m["source"] == source and m["message"].startswith(start) for source, start in NOISE)
+            return any(
+                m["source"] == source and m["message"].startswith(start) for source, start in NOISE
+            )
     return False
 
 

@@ -43,7 +43,7 @@ def terminal_text(text: str) -> str:
             typed = ""
             for char in segment:
                 typed = typed[:-1] if char == "\b" else typed + char
-            shown = typed + shown[len(typed):]
+            shown = typed + shown[len(typed) :]
         lines.append(shown)
     return "\n".join(lines)
 
@@ -95,8 +95,10 @@ class JoinStreamPieces(SphinxTransform):
 
 def refuse_merge_streams(app: Sphinx, config: Config) -> None:
     if config.nb_merge_streams:
-        raise ConfigError(f"{app.confdir / 'conf.py'}: nb_merge_streams = True puts every piece of a stream "
-                          f"on a line of its own; leave it False, trtdocs.output.streams joins the pieces")
+        raise ConfigError(
+            f"{app.confdir / 'conf.py'}: nb_merge_streams = True puts every piece of a stream "
+            f"on a line of its own; leave it False, trtdocs.output.streams joins the pieces"
+        )
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -40,7 +40,9 @@ DIAGRAM_CLASS: Final = "trtdocs-diagram"
 _PROLOGUE: Final = re.compile(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--.*?-->", re.S)
 _ID: Final = re.compile(r'\bid="([^"]+)"')
 _REF: Final = re.compile(r'(href="#|url\(#)([^")]+)')
-_FILL: Final = re.compile(r'<(polygon|path|ellipse|polyline|rect)\b([^>]*?)\bfill="(#[0-9a-fA-F]{6}|[a-z]+)"')
+_FILL: Final = re.compile(
+    r'<(polygon|path|ellipse|polyline|rect)\b([^>]*?)\bfill="(#[0-9a-fA-F]{6}|[a-z]+)"'
+)
 _SVG_OPEN: Final = re.compile(r"<svg\b([^>]*)>")
 
 
@@ -78,8 +80,10 @@ def visit_graphviz(self: HTML5Translator, node: graphviz) -> None:
     svg = inline_svg(Path(outfn).read_text(encoding="utf-8"), prefix, label)
     classes = " ".join(["graphviz", DIAGRAM_CLASS, *node.get("classes", [])])
     src = html.escape(Path(fname).as_posix(), quote=True)
-    self.body.append(f'<div class="{classes}"><a class="trtdocs-diagram-open" href="{src}" '
-                     f'title="Open the diagram full size">{svg}</a></div>\n')
+    self.body.append(
+        f'<div class="{classes}"><a class="trtdocs-diagram-open" href="{src}" '
+        f'title="Open the diagram full size">{svg}</a></div>\n'
+    )
     raise nodes.SkipNode
 
 

@@ -64,7 +64,10 @@ def _scorer(app: Sphinx, conf: Config) -> None:
 def chains(order: list[str], maintainers: set[str]) -> dict[str, tuple[str | None, str | None]]:
     """Each page's (previous, next): readers' pages among themselves, maintainers' among theirs."""
     out: dict[str, tuple[str | None, str | None]] = {}
-    for group in ([d for d in order if d not in maintainers], [d for d in order if d in maintainers]):
+    for group in (
+        [d for d in order if d not in maintainers],
+        [d for d in order if d in maintainers],
+    ):
         for i, doc in enumerate(group):
             out[doc] = (group[i - 1] if i else None, group[i + 1] if i + 1 < len(group) else None)
     return out
@@ -81,7 +84,9 @@ def reading_order(app: Sphinx) -> list[str]:
     return order
 
 
-def _links(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+def _links(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
     """At html-page-context: previous and next within the page's audience."""
     maintainers = set(config.of(app.config).maintainer_docs)
     if not maintainers or doctree is None or app.builder.format != "html":
@@ -95,8 +100,10 @@ def _related(app: Sphinx, pagename: str, doc: str | None) -> dict[str, str] | No
     if doc is None or doc not in app.env.titles:
         return None
     builder: Any = app.builder
-    return {"link": builder.get_relative_uri(pagename, doc),
-            "title": builder.render_partial(app.env.titles[doc])["title"]}
+    return {
+        "link": builder.get_relative_uri(pagename, doc),
+        "title": builder.render_partial(app.env.titles[doc])["title"],
+    }
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

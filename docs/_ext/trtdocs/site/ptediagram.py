@@ -41,7 +41,9 @@ def execution_folder(env: BuildEnvironment, docname: str) -> Path | None:
     from .. import state
     from ..notebooks.jobs import execution_folder as folder_of
 
-    if state.of(env).context is not None:  # the notebooks part runs this build's pages: its run folder
+    if (
+        state.of(env).context is not None
+    ):  # the notebooks part runs this build's pages: its run folder
         return folder_of(env, docname)
     if env.config.nb_execution_in_temp:
         return None
@@ -58,12 +60,16 @@ class PteDiagram(SphinxDirective):
         folder = execution_folder(self.env, self.env.docname)
         page = self.env.doc2path(self.env.docname, False)
         if folder is None:
-            raise self.error(f"pte-diagram: {page}: {rel}: the page ran in a temporary folder that is gone "
-                             f"(nb_execution_in_temp), so no file its code wrote can be drawn")
+            raise self.error(
+                f"pte-diagram: {page}: {rel}: the page ran in a temporary folder that is gone "
+                f"(nb_execution_in_temp), so no file its code wrote can be drawn"
+            )
         path = folder / rel
         if not path.is_file():
-            raise self.error(f"pte-diagram: {page}: {rel} is not in the folder the page ran in ({folder}); "
-                             f"the page's code must write it before this line")
+            raise self.error(
+                f"pte-diagram: {page}: {rel} is not in the folder the page ran in ({folder}); "
+                f"the page's code must write it before this line"
+            )
         try:
             layout = ptelayout.read(path)
         except ptelayout.PteError as exc:

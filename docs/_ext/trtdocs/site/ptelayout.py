@@ -28,7 +28,9 @@ class Method:
     name: str
     inputs: int
     outputs: int
-    planned: tuple[int, ...]  # bytes of each planned memory buffer (buffer 0 is reserved and left out)
+    planned: tuple[
+        int, ...
+    ]  # bytes of each planned memory buffer (buffer 0 is reserved and left out)
     operators: tuple[tuple[str, int], ...]  # (operator, calls), most called first
     delegates: tuple[tuple[str, int], ...]  # (backend id, payload bytes), in call order
 
@@ -61,20 +63,35 @@ def read(path: Path) -> Layout:
     program = pte.program
     methods = []
     for plan in program.execution_plan:
-        calls = Counter(plan.operators[c.instr_args.op_index].name for chain in plan.chains
-                        for c in chain.instructions if type(c.instr_args).__name__ == "KernelCall")
+        calls = Counter(
+            plan.operators[c.instr_args.op_index].name
+            for chain in plan.chains
+            for c in chain.instructions
+            if type(c.instr_args).__name__ == "KernelCall"
+        )
         delegates = tuple((d.id, _payload_size(program, d)) for d in plan.delegates)
-        methods.append(Method(plan.name, len(plan.inputs), len(plan.outputs),
-                              tuple(plan.non_const_buffer_sizes[1:]), tuple(calls.most_common()), delegates))
+        methods.append(
+            Method(
+                plan.name,
+                len(plan.inputs),
+                len(plan.outputs),
+                tuple(plan.non_const_buffer_sizes[1:]),
+                tuple(calls.most_common()),
+                delegates,
+            )
+        )
     named = pte.named_data
     return Layout(
-        name=path.name, size=len(data),
+        name=path.name,
+        size=len(data),
         program=header.program_size if header else len(data),
         segments=(header.segment_data_size or len(data) - header.segment_base_offset)
-        if header and header.segment_base_offset else 0,
+        if header and header.segment_base_offset
+        else 0,
         methods=tuple(methods),
         named_data=len(named.pte_data) if named is not None else 0,
-        beside=tuple(sorted(p.name for p in path.parent.glob("*.ptd"))))
+        beside=tuple(sorted(p.name for p in path.parent.glob("*.ptd"))),
+    )
 
 
 def _payload_size(program: object, delegate: object) -> int:
@@ -105,24 +122,44 @@ def _node(key: str, label: str, **attrs: str) -> str:
 def dot(layout: Layout) -> str:
     """The layout as a Graphviz digraph in the guide's style."""
     title = f"{layout.name} ({_bytes(layout.size)})"
-    lines = ["digraph pte {", "  rankdir=TB; ordering=out;",
-             '  graph [fontname="Helvetica", fontsize=11, nodesep=0.25, ranksep=0.3];',
-             '  node [shape=box, style="rounded,filled", fillcolor="#eef0f4", color="#5a6270", '
-             'fontname="Helvetica", fontsize=10];',
-             '  edge [color="#5a6270", fontname="Helvetica", fontsize=9];',
-             f'  subgraph cluster_file {{ label={_quote(title)}; style=rounded; color="#9aa3b0";',
-             _node("program", "program (flatbuffer)\n" + _bytes(layout.program), fillcolor=_PROGRAM)]
+    lines = [
+        "digraph pte {",
+        "  rankdir=TB; ordering=out;",
+        '  graph [fontname="Helvetica", fontsize=11, nodesep=0.25, ranksep=0.3];',
+        '  node [shape=box, style="rounded,filled", fillcolor="#eef0f4", color="#5a6270", '
+        'fontname="Helvetica", fontsize=10];',
+        '  edge [color="#5a6270", fontname="Helvetica", fontsize=9];',
+        f'  subgraph cluster_file {{ label={_quote(title)}; style=rounded; color="#9aa3b0";',
+        _node("program", "program (flatbuffer)\n" + _bytes(layout.program), fillcolor=_PROGRAM),
+    ]
     if layout.segments:
-        lines.append(_node("segments", "segments after the program\n" + _bytes(layout.segments),
-                           shape="cylinder", fillcolor=_SEGMENT))
+        lines.append(
+            _node(
+                "segments",
+                "segments after the program\n" + _bytes(layout.segments),
+                shape="cylinder",
+                fillcolor=_SEGMENT,
+            )
+        )
     if layout.named_data:
-        lines.append(_node("named", f"named data\n{_count(layout.named_data, 'entry').replace('entrys', 'entries')}",
-                           shape="cylinder", fillcolor=_DATA))
+        lines.append(
+            _node(
+                "named",
+                f"named data\n{_count(layout.named_data, 'entry').replace('entrys', 'entries')}",
+                shape="cylinder",
+                fillcolor=_DATA,
+            )
+        )
     edges = ["  program -> named [style=dashed, arrowhead=none];"] if layout.named_data else []
     for i, m in enumerate(layout.methods):
         planned = ", ".join(_bytes(b) for b in m.planned) or "none"
-        lines.append(_node(f"m{i}", f"method {m.name}\n{_count(m.inputs, 'input')}, {_count(m.outputs, 'output')}\n"
-                                    f"planned memory: {planned}"))
+        lines.append(
+            _node(
+                f"m{i}",
+                f"method {m.name}\n{_count(m.inputs, 'input')}, {_count(m.outputs, 'output')}\n"
+                f"planned memory: {planned}",
+            )
+        )
         edges.append(f"  program -> m{i};")
         if m.operators:
             ops = "\n".join(f"{name} \u00d7{n}" for name, n in m.operators[:6])
@@ -130,14 +167,27 @@ def dot(layout: Layout) -> str:
             lines.append(_node(f"ops{i}", f"operators ExecuTorch runs\n{ops}{more}"))
             edges.append(f"  m{i} -> ops{i};")
         for j, (backend, size) in enumerate(m.delegates):
-            lines.append(_node(f"d{i}_{j}", f"delegate {j}\n{backend}\npayload {_bytes(size)}", fillcolor=_DELEGATE))
+            lines.append(
+                _node(
+                    f"d{i}_{j}",
+                    f"delegate {j}\n{backend}\npayload {_bytes(size)}",
+                    fillcolor=_DELEGATE,
+                )
+            )
             edges.append(f"  m{i} -> d{i}_{j};")
             if layout.segments:
                 edges.append(f"  d{i}_{j} -> segments [style=dashed, arrowhead=none];")
     lines.append("  }")
     for n, name in enumerate(layout.beside):
-        lines.append(_node(f"ptd{n}", f"{name}\nbeside the .pte", shape="folder", fillcolor=_DATA,
-                           style="rounded,filled,dashed"))
+        lines.append(
+            _node(
+                f"ptd{n}",
+                f"{name}\nbeside the .pte",
+                shape="folder",
+                fillcolor=_DATA,
+                style="rounded,filled,dashed",
+            )
+        )
         edges.append(f"  program -> ptd{n} [style=dashed];")
     return "\n".join([*lines, *edges, "}"]) + "\n"
 
@@ -147,8 +197,10 @@ def alt(layout: Layout) -> str:
     parts = [f"{layout.name}: a program of {_bytes(layout.program)}"]
     for m in layout.methods:
         delegates = ", ".join(b for b, _ in m.delegates) or "no delegate"
-        parts.append(f"method {m.name} with {_count(m.inputs, 'input')} and {_count(m.outputs, 'output')}, "
-                     f"{_count(len(m.operators), 'kind')} of operator, delegates: {delegates}")
+        parts.append(
+            f"method {m.name} with {_count(m.inputs, 'input')} and {_count(m.outputs, 'output')}, "
+            f"{_count(len(m.operators), 'kind')} of operator, delegates: {delegates}"
+        )
     if layout.beside:
         parts.append(f"beside it {', '.join(layout.beside)}")
     return "; ".join(parts) + "."

@@ -109,7 +109,9 @@ def _visit_entry(self: HTML5Translator, node: nodes.entry) -> None:
     if node.get(LABEL):
         start = self.body[-1]
         tag = start[1:3]  # "td" or "th"
-        self.body[-1] = start.replace(f"<{tag}", f'<{tag} data-label="{html.escape(node[LABEL], quote=True)}"', 1)
+        self.body[-1] = start.replace(
+            f"<{tag}", f'<{tag} data-label="{html.escape(node[LABEL], quote=True)}"', 1
+        )
 
 
 def _pass(self: Any, node: nodes.Node) -> None:
