@@ -5,15 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from trtdocs.drift import programs
-from paths import ROOT, FIXTURES
+from paths import FIXTURES, ROOT
+from trtdocs.drift import accesses, programs
 
 FIXTURE = FIXTURES / "drift-programs"
 
 
 def test_reading_order_is_the_toctree_order_of_index():
-    got = [p.name for p in programs.reading_order(FIXTURE)]
+    got = [p.name for p in accesses.reading_order(FIXTURE)]
     assert got == [
         "index.md",
         "writer.md",
@@ -45,7 +44,7 @@ def test_planted_pages_fail_each_rule_with_page_and_line():
 
 
 def test_what_each_page_writes_and_reads():
-    found, problems = programs.page_accesses(FIXTURE / "writer.md", "writer.md")
+    found, problems = accesses.page_accesses(FIXTURE / "writer.md", "writer.md")
     assert problems == []
     got = {(a.root, a.path, a.write) for a in found if a.path}
     assert got == {
@@ -53,7 +52,7 @@ def test_what_each_page_writes_and_reads():
         ("temp", "scratch/scratch.pte", True),
         ("programs", "a.pte", False),
     }
-    found, _ = programs.page_accesses(FIXTURE / "late-writer.md", "late-writer.md")
+    found, _ = accesses.page_accesses(FIXTURE / "late-writer.md", "late-writer.md")
     assert {(a.root, a.path, a.write) for a in found} == {
         ("programs", "", True),
         ("cwd", "build/model.pte", False),
@@ -77,7 +76,7 @@ def test_what_each_page_writes_and_reads():
     ],
 )
 def test_shell_words(command, expected):
-    assert [(a.root, a.path, a.write) for a in programs.shell_accesses(1, command)] == expected
+    assert [(a.root, a.path, a.write) for a in accesses.shell_accesses(1, command)] == expected
 
 
 def test_real_pages():
@@ -91,7 +90,7 @@ def test_a_session_block_reads_only_its_prompt_lines(tmp_path: Path, language: s
     page.write_text(
         f"# Session\n\n```{language}\n$ ./run programs/m.pte\nwrote programs/out.txt\n```\n"
     )
-    found, problems = programs.page_accesses(page, "session.md")
+    found, problems = accesses.page_accesses(page, "session.md")
     assert problems == []
     # the output line names a file, but it is not a command
     assert {(a.root, a.path, a.write) for a in found} == {

@@ -1,9 +1,9 @@
 """A line under each C++ block: what the build compiled it against, or why not.
 
 The C++ guard (:mod:`.cpp`) compiles every C++ block and reports, for each, the
-headers it read (:class:`~.cpp.Compiled`: ExecuTorch's package, CUDA's headers,
+headers it read (:class:`~.gxx.Compiled`: ExecuTorch's package, CUDA's headers,
 real headers named in ``TRTDOCS_CXX_INCLUDE``, declaration stubs) or why it was
-not compiled (:class:`~.cpp.Listed`: a fragment, a release no package ships). The
+not compiled (:class:`~.gxx.Listed`: a fragment, a release no package ships). The
 page says so under the block, from that report, so a reader sees what was checked
 of each block, every stub it leaned on is named, and the words cannot drift from
 the guard's.
@@ -32,7 +32,7 @@ from sphinx.util import logging
 
 from .. import state
 from ..output.inline import inline
-from .cpp import Compiled, Listed
+from .gxx import Compiled, Listed
 from .headers import EXTRA_INCLUDE_ENV, STUBS_WORDS
 
 if TYPE_CHECKING:

@@ -34,7 +34,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from ..features.model import FeaturesTable as Table
-from ..features.model import Release, normalize_url
+from ..features.releases import Release, normalize_url
 from ..notebooks import cxxsdk
 from ..vocab import FAMILY as VOCAB_FAMILY
 from ..vocab import PYPI_SIMPLE, RUNTIME, TORCH_TENSORRT, UV_INDEX_STRATEGY

@@ -38,7 +38,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from ..features.model import FeaturesTable as Table
-from ..features.model import Release
+from ..features.releases import Release
 from ..notebooks import cxxsdk
 from ..vocab import EXECUTORCH, FAMILY, TORCH_TENSORRT
 from . import Violation

@@ -20,10 +20,11 @@ from sphinx.util.docutils import SphinxDirective
 from ..output import folding
 from ..output.inline import inline
 from ..vocab import PINS, PLATFORMS, STATES, STATUSES
-from .model import PIN_KEYS, Feature, FeaturesTable, Release, cell_source
-from .words import plain
+from .model import Feature, FeaturesTable, cell_source
 from .nodes import table_of
+from .releases import PIN_KEYS, Release
 from .sources import Source
+from .words import plain
 
 # The id of a release's row in the release table: the sidebar links there.
 ROW_ID = "release-{key}"
