@@ -25,7 +25,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 from paths import ROOT
-from trtdocs.drift.accesses import reading_order
+from trtdocs.pages.accesses import reading_order
 from trtdocs.notebooks import cxxsdk
 from trtdocs.notebooks.handoffs import Handoffs
 

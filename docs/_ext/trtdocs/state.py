@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from .api.names import CellPage, UseSite
     from .api.site import ApiSite
+    from .drift.child import GuardRun
     from .features.model import FeaturesTable
     from .notebooks.execute import Executor
     from .notebooks.plan import BuildContext, PagePlan
@@ -82,6 +83,7 @@ class BuildState:
         _per_build()
     )  # api_uses before this build read
     execution: Executor | None = _per_build()  # trtdocs.notebooks: the notebooks this build runs
+    drift_run: GuardRun | None = _per_build()  # trtdocs.drift: the guards' run (drift/child.py)
 
     def purge(self, docname: str) -> None:
         self.plans.pop(docname, None)

@@ -6,12 +6,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
+from paths import FIXTURES, ROOT
 from trtdocs.api.index import ApiIndex
 from trtdocs.drift import api
-from trtdocs.drift.blocks import page_paths
 from trtdocs.features.validate import load as load_features
-from paths import ROOT, FIXTURES
+from trtdocs.pages.blocks import page_paths
 
 REAL_TABLE = ROOT / "docs" / "features.toml"
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from paths import FIXTURES, ROOT
 from trtdocs.drift import cpp, gxx, headers, installs
-from trtdocs.drift.blocks import iter_blocks
-from trtdocs.drift.commands import parse_command
 from trtdocs.features.validate import load as load_features
 from trtdocs.notebooks import cxxsdk
+from trtdocs.pages.blocks import iter_blocks
+from trtdocs.pages.commands import parse_command
 
 TABLE = load_features(ROOT / "docs" / "features.toml")
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from trtdocs.drift import claims, evidence
 import paths
+import pytest
 from paths import ROOT
+from trtdocs.drift import claims, evidence
 
 FIXTURES = paths.FIXTURES / "drift-evidence"
 

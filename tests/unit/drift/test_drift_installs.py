@@ -5,14 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from packaging.utils import canonicalize_name
-
+from paths import FIXTURES, ROOT
 from trtdocs.drift import installs
-from trtdocs.drift.commands import find_commands, parse_command
-from trtdocs.drift.blocks import page_paths
 from trtdocs.features.validate import load as load_features
-from paths import ROOT, FIXTURES
+from trtdocs.pages.blocks import page_paths
+from trtdocs.pages.commands import find_commands, parse_command
 
 FIXTURE_TABLE = FIXTURES / "drift-table" / "features.toml"
 REAL_TABLE = ROOT / "docs" / "features.toml"

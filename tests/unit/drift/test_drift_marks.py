@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trtdocs.drift import marks
-from trtdocs.drift.blocks import page_paths
 import paths
 from paths import ROOT
+from trtdocs.drift import marks
+from trtdocs.pages.blocks import page_paths
 
 FIXTURES = paths.FIXTURES / "drift-marks"
 

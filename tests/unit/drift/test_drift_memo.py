@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 from paths import ROOT
-from trtdocs.drift import accesses, memo, run
+from trtdocs.drift import memo, run
 from trtdocs.drift.memo import PageMemo
+from trtdocs.pages import accesses
 
 TABLE = ROOT / "docs" / "features.toml"
 GUARDS = ("installs", "marks", "programs")  # no griffe load, no compiler: a pure, quick run

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 from paths import FIXTURES, ROOT
-from trtdocs.drift import accesses, programs
+from trtdocs.drift import programs
+from trtdocs.pages import accesses
 
 FIXTURE = FIXTURES / "drift-programs"
 

@@ -13,9 +13,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-from trtdocs.drift import evidence, raises, raisesites
 from paths import ROOT
+from trtdocs.drift import evidence, raises, raisesites
 
 REGISTER = ROOT / raises.REGISTER
 # Where upstream sources can be read: "owner/name=<git dir>" entries, os.pathsep apart.

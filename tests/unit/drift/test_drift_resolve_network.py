@@ -6,11 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from trtdocs.drift import installs, resolve, resolved
-from trtdocs.drift.commands import find_commands
-from trtdocs.features.validate import load as load_features
 from paths import ROOT
+from trtdocs.drift import installs, resolve, resolved
+from trtdocs.features.validate import load as load_features
+from trtdocs.pages.commands import find_commands
 
 REAL_TABLE = ROOT / "docs" / "features.toml"
 

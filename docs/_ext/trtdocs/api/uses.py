@@ -14,7 +14,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterable
 
-from ..cells import parse_cell
+from ..pages.cells import parse_cell
 from .index import ApiIndex, Missing, Unknown
 
 

@@ -18,7 +18,7 @@ from markdown_it.token import Token
 from myst_parser.config.main import MdParserConfig
 from myst_parser.parsers.mdit import create_md_parser
 
-from .blocks import CODE_DIRECTIVES, directive_options
+from ..pages.blocks import CODE_DIRECTIVES, directive_options
 
 # Words that make a sentence state a behaviour, a default, a limit or a platform. Measured on
 # the pages as they stood when this was written (main at 126a025, the landing page and the 16

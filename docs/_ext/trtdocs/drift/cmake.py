@@ -11,8 +11,8 @@ import tempfile
 from pathlib import Path
 
 from ..notebooks import cxxsdk
-from . import Violation
-from .blocks import Block
+from ..pages import Violation
+from ..pages.blocks import Block
 
 
 def cmake_tool() -> str | None:

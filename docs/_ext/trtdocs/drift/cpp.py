@@ -44,9 +44,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 
+from ..pages import Violation
+from ..pages.blocks import PAGE_GLOBS, Block, iter_blocks, page_paths
 from ..vocab import CMAKE_LANGUAGES, CPP_LANGUAGES
-from . import Violation, headers
-from .blocks import PAGE_GLOBS, Block, iter_blocks, page_paths
+from . import headers
 from .cmake import check_cmake_block, cmake_tool
 from .gxx import Compiled, Listed, check_cpp_block, listed
 from .headers import Folder

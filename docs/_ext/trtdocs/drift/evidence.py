@@ -37,9 +37,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
+from ..pages import Violation
+from ..pages.blocks import Block, iter_blocks
 from ..vocab import CPP_LANGUAGES, SHELL_LANGUAGES
-from . import Violation
-from .blocks import Block, iter_blocks
 from .claims import normal, prose_units
 
 REQUIRE_EVIDENCE = True  # a guide page without an evidence file fails

@@ -20,9 +20,10 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..notebooks import cxxsdk
+from ..pages import Violation
+from ..pages.blocks import Block
 from ..userdirs import cache_home
-from . import Violation, headers
-from .blocks import Block
+from . import headers
 from .headers import Folder
 
 PASSED = "cpp-passed"  # the user cache's stamps of blocks that compiled (passed_stamp)

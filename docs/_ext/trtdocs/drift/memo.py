@@ -28,15 +28,15 @@ import json
 import os
 import shutil
 import sys
-from importlib import metadata
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from ..api import model as api_model
 from ..notebooks import cxxsdk
+from ..pages.blocks import page_paths
 from ..vocab import FAMILY
-from .blocks import page_paths
 from .headers import EXTRA_INCLUDE_ENV, STUBS_ENV, include_dirs, stubs_digest
 
 PACKAGE = Path(__file__).resolve().parents[1]  # trtdocs: the guards and the code they call

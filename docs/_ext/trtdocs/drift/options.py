@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..api.index import ApiIndex
-from . import Violation
+from ..pages import Violation
 
 SAVE = "torch_tensorrt._compile.save"
 RULE = "save-options"

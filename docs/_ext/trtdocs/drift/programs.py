@@ -4,7 +4,7 @@ A reader runs the guide's notebooks and shell steps in one folder, in the order 
 the landing page's table of contents (the ``toctree`` blocks of ``index.md``, top
 to bottom). A file that one page hands to another lives in ``programs/`` in that
 folder (contract 1). This guard reads every page in that order, statically, and
-records which paths each page writes and reads (:mod:`.accesses`).
+records which paths each page writes and reads (:mod:`trtdocs.pages.accesses`).
 
 A page's reads of paths it writes itself are its own business. Syntax the reader
 cannot split (an unbalanced quote in a shell step) is a violation.
@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from . import Violation
-from .accesses import FOLDER, Access, overlap, page_accesses, reading_order
+from ..pages import Violation
+from ..pages.accesses import FOLDER, Access, overlap, page_accesses, reading_order
 
 RULES: Mapping[str, str] = MappingProxyType(
     {

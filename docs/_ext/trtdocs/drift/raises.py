@@ -39,7 +39,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from . import Violation
+from ..pages import Violation
 from .raisesites import MODULE, Site, defines, installed_file, sites_of, suggest
 
 REGISTER = "docs/evidence/failures.toml"

@@ -13,9 +13,9 @@ from ..api.index import ApiIndex
 from ..features.model import FeaturesTable
 from ..features.validate import DEFAULT_FILE
 from ..features.validate import load as load_features
+from ..pages import Violation, accesses
+from ..pages.blocks import page_paths
 from . import (
-    Violation,
-    accesses,
     api,
     cpp,
     evidence,
@@ -28,7 +28,6 @@ from . import (
     raises,
     resolved,
 )
-from .blocks import page_paths
 from .memo import PageMemo
 
 # the offline guards; the PyPI check runs in tests/CLI only
@@ -206,7 +205,7 @@ def _remembered(
 
 
 def _accesses_of(page_memo: PageMemo | None) -> programs.Accesses:
-    """:func:`.accesses.page_accesses`, through ``page_memo``."""
+    """:func:`trtdocs.pages.accesses.page_accesses`, through ``page_memo``."""
     if page_memo is None:
         return accesses.page_accesses
 

@@ -56,14 +56,6 @@ def context_run_dir(env: BuildEnvironment) -> Path:
     return context.run_dir
 
 
-def execution_folder(env: BuildEnvironment, docname: str) -> Path | None:
-    """The folder ``docname``'s notebook ran in: every notebook of a build runs in
-    the same one, kept between builds (a page taken from the cache ran there
-    before). None when it does not exist (nothing ran in this build folder yet)."""
-    folder = context_run_dir(env)
-    return folder if folder.is_dir() else None
-
-
 def _runs(nb: nbformat.NotebookNode) -> Runs:
     lines = list(nb.metadata.get("source_map", []))
     code = {lines[i] for i, c in enumerate(nb.cells) if c.cell_type == "code" and i < len(lines)}

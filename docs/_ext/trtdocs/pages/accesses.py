@@ -1,8 +1,7 @@
 """Which paths each page of the guide reads and writes, read statically, and the
 pages in the order a reader runs them (the ``toctree`` blocks of ``index.md``,
-top to bottom). The files guard (:mod:`.programs`) and the execution order
-(:mod:`trtdocs.notebooks.handoffs`) both read pages through it.
-
+top to bottom). The files guard (:mod:`trtdocs.drift.programs`) and the execution order
+(:mod:`trtdocs.notebooks.handoffs`) both read pages through it. A page's paths are:
 
 * code cells, as Python (IPython lines read as ``pass``; a cell that does not
   parse is reported by the api guard): a path is ``PROGRAMS / "x"``,
@@ -28,10 +27,10 @@ import shlex
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from ..cells import parse_cell
 from ..vocab import CPP_LANGUAGES, SHELL_LANGUAGES
 from . import Violation
 from .blocks import Block, iter_blocks
+from .cells import parse_cell
 
 INDEX = "index.md"
 FOLDER = "programs"  # contract 1: PROGRAMS = Path("programs")
