@@ -281,12 +281,7 @@ class _App:
         "trtdocs.output.cellinclude",
     ],
 )
-def test_every_part_declares_its_parallel_safety(
-    part: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(
-        "EXECUTORCH_CXX_PREFIX", "/nonexistent"
-    )  # notebooks' setup() exports it otherwise
+def test_every_part_declares_its_parallel_safety(part: str) -> None:
     metadata = importlib.import_module(part).setup(_App())
     assert metadata["parallel_read_safe"] is True and metadata["parallel_write_safe"] is True, part
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from sphinx.util import logging
 
 from .. import config, state
-from . import durations
+from . import cxxsdk, durations
 from .execerrors import describe
 from .execute import Executor, Job
 from .frontmatter import front_matter_problem
@@ -84,6 +84,8 @@ class _Planner:
             str, nbformat.NotebookNode | None
         ] = {}  # docname -> gated, None: not executable
         self.inputs: dict[str, tuple[Path, ...]] = {}  # docname -> the files its `inputs:` names
+        # what every kernel gets beside this process's environment: the C++ package's folder
+        self.kernel_env = cxxsdk.kernel_env()
 
     def notebook(self, docname: str) -> nbformat.NotebookNode | None:
         """The page's gated notebook, when this build may execute it (cache mode)."""
@@ -133,6 +135,7 @@ class _Planner:
             weight=weights.get(docname, DEFAULT_WEIGHT_S),
             read=read,
             inputs=self.inputs.get(docname, ()),
+            env=self.kernel_env,
         )
 
     def weights(self, docnames: list[str]) -> dict[str, float]:
