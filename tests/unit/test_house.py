@@ -213,11 +213,39 @@ def test_no_module_reads_another_modules_private_names() -> None:
     assert private_uses(modules()) == []
 
 
+def toml_readers(mods: Mapping[str, Path]) -> list[str]:
+    """Modules that parse TOML themselves instead of through trtdocs.tomlfile (which
+    names the file and the line of a bad one)."""
+    return sorted(
+        name
+        for name, path in mods.items()
+        if name != "trtdocs.tomlfile" and "tomllib." in path.read_text(encoding="utf-8")
+    )
+
+
+def test_toml_is_read_through_one_helper() -> None:
+    assert toml_readers(modules()) == []
+
+
+def test_a_planted_toml_reader_is_found(tmp_path: Path) -> None:
+    mods = _planted(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "tomlfile.py": "import tomllib\nx = tomllib.loads('')\n",
+            "a.py": "import tomllib\nx = tomllib.loads('')\n",
+            "b.py": "from . import tomlfile\n",
+        },
+    )
+    assert toml_readers(mods) == ["trtdocs.a"]
+
+
 def test_the_pure_layers_import_no_sphinx() -> None:
     """The models, validators and decisions test without Sphinx: they import no
     Sphinx or docutils, directly or through the package."""
     pure = [
         "trtdocs.vocab",
+        "trtdocs.tomlfile",
         "trtdocs.features.model",
         "trtdocs.features.validate",
         "trtdocs.features.fields",

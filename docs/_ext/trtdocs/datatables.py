@@ -14,7 +14,6 @@ the data file changes.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-from . import config
+from . import config, tomlfile
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -126,10 +125,7 @@ def data_path(srcdir: str | Path, data_dir: str, name: str) -> Path:
 
 def load(path: Path, spec: TableSpec) -> list[Entry]:
     """The entries of ``path``; a ValueError names the file and the entry."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"cannot read {path}: {exc}") from None
+    data = tomlfile.read(path)
     entries = data.get(spec.key)
     if not isinstance(entries, list) or not entries:
         raise ValueError(f"{path}: no [[{spec.key}]] entries")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -23,6 +22,7 @@ from typing import Any
 import griffe
 from packaging.version import Version
 
+from .. import tomlfile
 from ..features.model import FeaturesTable
 from ..vocab import NIGHTLY
 from . import model
@@ -244,9 +244,4 @@ def where(obj: griffe.Object) -> str:
 
 
 def _toml(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ApiDataError(f"{path}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ApiDataError(f"{path}: not valid TOML: {exc}") from None
+    return tomlfile.read(path, ApiDataError)

@@ -23,7 +23,6 @@ import dataclasses
 import hashlib
 import re
 import sys
-import tomllib
 from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
@@ -31,6 +30,7 @@ from types import MappingProxyType
 
 from packaging.version import InvalidVersion, Version
 
+from .. import tomlfile
 from . import external as external_module
 from . import index as index_module
 from .external import ExternalIndex
@@ -78,12 +78,7 @@ def load_links(path: Path, external: ExternalIndex, *, verified: Path | None = N
     looks. With ``verified`` (a folder), a file whose names were all found in the
     same installed releases before is not looked up again (a second or so of
     reading torch's sources): a marker there, named by :func:`_verified_key`, says so."""
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise LinksError(f"{path}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise LinksError(f"{path}: not valid TOML: {exc}") from None
+    raw = tomlfile.read(path, LinksError)
     if unknown := sorted(set(raw) - {"upstream", "unlinked"}):
         raise LinksError(
             f"{path}: top level: unknown key {unknown[0]!r}; allowed: upstream, unlinked"

@@ -32,13 +32,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
+from .. import tomlfile
 from ..pages import Violation
 from ..pages.blocks import Block, iter_blocks
+from ..tomlfile import TomlFileError
 from ..vocab import CPP_LANGUAGES, SHELL_LANGUAGES
 from .claims import normal, prose_units
 
@@ -101,10 +102,9 @@ def load(path: Path, rel: str) -> tuple[list[Entry], list[Violation]]:
     """An evidence file's entries, and what is wrong with its shape."""
     raw = path.read_text(encoding="utf-8")
     try:
-        data = tomllib.loads(raw)
-    except tomllib.TOMLDecodeError as exc:
-        line = int(m[1]) if (m := re.search(r"line (\d+)", str(exc))) else 1
-        return [], [Violation(rel, line, "evidence-toml", f"not valid TOML: {exc}")]
+        data = tomlfile.parse(raw, path)
+    except TomlFileError as exc:
+        return [], [Violation(rel, exc.line, "evidence-toml", exc.problem)]
     headers = [n for n, text in enumerate(raw.splitlines(), start=1) if text.strip() == "[[claim]]"]
     problems: list[Violation] = []
     if unknown := set(data) - TOP_KEYS:

@@ -25,13 +25,12 @@ import importlib.metadata
 import importlib.util
 import os
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .. import config
+from .. import config, tomlfile
 from ..notebooks import cxxsdk
 
 EXTRA_INCLUDE_ENV = config.environment_name("cxx_include")  # TRTDOCS_CXX_INCLUDE
@@ -201,7 +200,7 @@ def stubs_digest() -> str:
 
 def sources() -> tuple[Mapping[str, Any], ...]:
     """The real repositories of :data:`SOURCES`."""
-    data = tomllib.loads(SOURCES.read_text(encoding="utf-8"))
+    data = tomlfile.read(SOURCES)
     return tuple(MappingProxyType(r) for r in data["repository"])
 
 
@@ -221,8 +220,7 @@ def check_stubs(folder: Path = STUBS) -> list[str]:
     real file), a source not in ``SOURCES.toml``, a real file that is not where the
     stub's name says, a stub ``SOURCES.toml`` names that is not there."""
     repos = {
-        (r["repo"], r["commit"]): r
-        for r in tomllib.loads((folder / SOURCES.name).read_text(encoding="utf-8"))["repository"]
+        (r["repo"], r["commit"]): r for r in tomlfile.read(folder / SOURCES.name)["repository"]
     }
     problems: list[str] = []
     named = {name for r in repos.values() for name in r["stubs"]}

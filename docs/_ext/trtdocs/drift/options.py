@@ -11,10 +11,10 @@ must not be.
 from __future__ import annotations
 
 import ast
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+from .. import tomlfile
 from ..api.index import ApiIndex
 from ..pages import Violation
 
@@ -56,7 +56,7 @@ def check(
     """Violations of the table at ``table_path`` (reported as ``where``);
     ``documented_has(feature_id)`` says whether the documented release has a feature."""
     text = table_path.read_text(encoding="utf-8")
-    entries = tomllib.loads(text)["options"]
+    entries = tomlfile.parse(text, table_path)["options"]
     starts = [
         n for n, line in enumerate(text.splitlines(), start=1) if line.strip() == "[[options]]"
     ]

@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .. import tomlfile
 from ..pages import Violation
+from ..tomlfile import TomlFileError
 from .raisesites import MODULE, Site, defines, installed_file, sites_of, suggest
 
 REGISTER = "docs/evidence/failures.toml"
@@ -85,10 +86,9 @@ def load(path: Path, rel: str) -> tuple[list[Entry], list[Entry], list[Violation
     """The register's scopes and failures, and what is wrong with its shape."""
     raw = path.read_text(encoding="utf-8")
     try:
-        data = tomllib.loads(raw)
-    except tomllib.TOMLDecodeError as exc:
-        line = int(m[1]) if (m := re.search(r"line (\d+)", str(exc))) else 1
-        return [], [], [Violation(rel, line, "failures-toml", f"not valid TOML: {exc}")]
+        data = tomlfile.parse(raw, path)
+    except TomlFileError as exc:
+        return [], [], [Violation(rel, exc.line, "failures-toml", exc.problem)]
     problems: list[Violation] = []
     if unknown := set(data) - TOP_KEYS:
         problems.append(
@@ -163,8 +163,8 @@ def files_read(root: Path, register: str = REGISTER) -> list[Path]:
     """The repository files :func:`check` reads: the register, the errors table, the named pages."""
     out = [root / register, root / ERRORS]
     try:
-        failures = tomllib.loads((root / register).read_text(encoding="utf-8")).get("failure", [])
-    except (OSError, tomllib.TOMLDecodeError):
+        failures = tomlfile.read(root / register).get("failure", [])
+    except TomlFileError:  # check() reports it
         return out
     pages = {
         f["named"]["page"]
@@ -184,10 +184,7 @@ def check(root: Path, register: str = REGISTER) -> list[Violation]:
         return []
     scopes, failures, violations = load(path, register)
     anchors = (
-        {
-            e.get("anchor")
-            for e in tomllib.loads((root / ERRORS).read_text(encoding="utf-8")).get("errors", [])
-        }
+        {e.get("anchor") for e in tomlfile.read(root / ERRORS).get("errors", [])}
         if (root / ERRORS).is_file()
         else set()
     )

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from packaging.requirements import Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from .. import tomlfile
 from ..vocab import (
     EXTRA_BRINGS_DELEGATE,
     NIGHTLY,
@@ -55,12 +55,7 @@ def load(path: str | Path, documented: str | None = None) -> FeaturesTable:
 
     Raises :class:`FeaturesError` naming the file and the entry."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise FeaturesError(f"{path}: cannot read the features table: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise FeaturesError(f"{path}: not valid TOML: {exc}") from None
+    data = tomlfile.read(path, FeaturesError)
     return _Validator(path).table(data, documented)
 
 
