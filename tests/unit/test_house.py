@@ -279,6 +279,87 @@ def test_the_pure_layers_import_no_sphinx() -> None:
             )
 
 
+# The one shape of a package's setup(): it sets up, in order, the modules its PARTS
+# tuple names, each a Sphinx extension with its own setup() (by the house convention,
+# a package's Sphinx wiring, its events and directives, lives in its module
+# ``sphinx.py``; the others are named for what they add). A package with no setup()
+# is a library of the parts (trtdocs.pages).
+PACKAGE_SETUP = """
+def setup(app: Sphinx) -> ExtensionMetadata:
+    for part in PARTS:
+        app.setup_extension(f"{__name__}.{part}")
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+"""
+
+
+def setup_shapes(mods: Mapping[str, Path]) -> list[str]:
+    """What departs from the one shape, in every package that has a setup()."""
+    canonical = ast.dump(ast.parse(PACKAGE_SETUP).body[0])
+    out = []
+    for name, path in mods.items():
+        if path.name != "__init__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        setup = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "setup"]
+        if not setup:
+            continue
+        if ast.dump(setup[0]) != canonical:
+            out.append(f"{name}: setup() is not the package shape")
+        parts = [
+            n.value
+            for n in tree.body
+            if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "PARTS"
+        ]
+        names = ast.literal_eval(parts[0]) if parts else ()
+        if not names:
+            out.append(f"{name}: no PARTS")
+        for part in names:
+            module = mods.get(f"{name}.{part}")
+            has_setup = module is not None and any(
+                isinstance(n, ast.FunctionDef) and n.name == "setup"
+                for n in ast.parse(module.read_text(encoding="utf-8")).body
+            )
+            if not has_setup:
+                out.append(f"{name}: PARTS names {part!r}, which has no setup()")
+    return out
+
+
+def setup_modules() -> list[str]:
+    """Every module of the package with a module-level setup(): each a Sphinx extension."""
+    return [
+        name
+        for name, path in modules().items()
+        if any(
+            isinstance(n, ast.FunctionDef) and n.name == "setup"
+            for n in ast.parse(path.read_text(encoding="utf-8")).body
+        )
+    ]
+
+
+def test_every_package_sets_up_its_parts_one_way() -> None:
+    assert setup_shapes(modules()) == []
+
+
+def test_a_planted_setup_of_another_shape_is_found(tmp_path: Path) -> None:
+    mods = _planted(
+        tmp_path,
+        {
+            "__init__.py": 'PARTS = ("a",)\n' + PACKAGE_SETUP,
+            "a.py": "def setup(app):\n    return {}\n",
+            "lazy/__init__.py": "def setup(app):\n    from .sphinx import setup\n    return setup(app)\n",
+            "lazy/sphinx.py": "def setup(app):\n    return {}\n",
+            "named/__init__.py": 'PARTS = ("sphinx", "gone")\n' + PACKAGE_SETUP,
+            "named/sphinx.py": "def setup(app):\n    return {}\n",
+            "pages/__init__.py": "",
+        },
+    )
+    assert setup_shapes(mods) == [
+        "trtdocs.lazy: setup() is not the package shape",
+        "trtdocs.lazy: no PARTS",
+        "trtdocs.named: PARTS names 'gone', which has no setup()",
+    ]
+
+
 class _App:
     """Enough of Sphinx's application for a setup() to run: every call is recorded."""
 
@@ -293,22 +374,7 @@ class _App:
         return lambda *args, **kwargs: self.calls.append(name)
 
 
-@pytest.mark.parametrize(
-    "part",
-    [
-        *PARTS,
-        "trtdocs",
-        "trtdocs.config",
-        "trtdocs.state",
-        "trtdocs.output.folding",
-        "trtdocs.output.streams",
-        "trtdocs.output.lognoise",
-        "trtdocs.output.tracebacks",
-        "trtdocs.output.buildpaths",
-        "trtdocs.output.cellmagic",
-        "trtdocs.output.cellinclude",
-    ],
-)
+@pytest.mark.parametrize("part", setup_modules())
 def test_every_part_declares_its_parallel_safety(part: str) -> None:
     metadata = importlib.import_module(part).setup(_App())
     assert metadata["parallel_read_safe"] is True and metadata["parallel_write_safe"] is True, part

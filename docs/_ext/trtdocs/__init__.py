@@ -31,19 +31,20 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
+# Its parts that are Sphinx extensions (all but the drift guards), set up in this order.
 PARTS = (
-    "trtdocs.features",
-    "trtdocs.notebooks",
-    "trtdocs.output",
-    "trtdocs.api",
-    "trtdocs.datatables",
-    "trtdocs.benchresults",
-    "trtdocs.failures",
-    "trtdocs.site",
+    "features",
+    "notebooks",
+    "output",
+    "api",
+    "datatables",
+    "benchresults",
+    "failures",
+    "site",
 )
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     for part in PARTS:
-        app.setup_extension(part)
+        app.setup_extension(f"{__name__}.{part}")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

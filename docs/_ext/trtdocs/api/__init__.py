@@ -31,12 +31,11 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 
-def setup(app: Sphinx) -> ExtensionMetadata:
-    from . import backrefs, codelinks, signatures, sphinx, xref
+# Its modules that are Sphinx extensions, set up in this order.
+PARTS = ("sphinx", "signatures", "xref", "codelinks", "backrefs")
 
-    sphinx.setup(app)
-    signatures.setup(app)
-    xref.setup(app)
-    codelinks.setup(app)
-    backrefs.setup(app)
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    for part in PARTS:
+        app.setup_extension(f"{__name__}.{part}")
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -19,6 +19,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
 
 LINES_CLASS: Final = "trtdocs-sig-lines"  # trtdocs.css: one parameter a line
 _LISTS: Final = (addnodes.desc_parameterlist, addnodes.desc_type_parameter_list)
@@ -43,5 +44,6 @@ class SignatureLines(SphinxPostTransform):
                 sig["classes"].append(LINES_CLASS)
 
 
-def setup(app: Sphinx) -> None:
+def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_post_transform(SignatureLines)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

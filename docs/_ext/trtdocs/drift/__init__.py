@@ -29,8 +29,18 @@ The guards read the pages through :mod:`trtdocs.pages` and return its
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def setup(app):  # noqa: ANN001, ANN201 -- Sphinx entry point, see .sphinx
-    from .sphinx import setup as _setup
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
 
-    return _setup(app)
+
+# Its modules that are Sphinx extensions, set up in this order.
+PARTS = ("sphinx", "captions")
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    for part in PARTS:
+        app.setup_extension(f"{__name__}.{part}")
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -197,12 +197,9 @@ def _claims_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    from . import captions
-
     app.setup_extension("trtdocs.config")
     app.setup_extension("trtdocs.features")  # the guards check against its table
     app.connect("builder-inited", _start)
     app.connect("build-finished", _report)
     app.connect("env-updated", _claims_updated)
-    captions.setup(app)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

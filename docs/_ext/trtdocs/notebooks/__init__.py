@@ -38,7 +38,11 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 
-def setup(app: Sphinx) -> ExtensionMetadata:
-    from .sphinx import setup as setup_notebooks
+# Its modules that are Sphinx extensions, set up in this order.
+PARTS = ("sphinx",)
 
-    return setup_notebooks(app)
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    for part in PARTS:
+        app.setup_extension(f"{__name__}.{part}")
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -298,7 +298,3 @@ def _diagrams(app: Sphinx, attachments: dict[str, dict[str, str]]) -> Any:
 
 def _report(pagename: str, line: int, message: str) -> None:
     logger.error(message, location=(pagename, line), type="trtdocs", subtype="downloads")
-
-
-def setup(app: Sphinx) -> None:
-    app.connect("html-page-context", write)
