@@ -33,7 +33,7 @@ SKIP_TAG = "skip-execution"  # nbclient's skip_cells_with_tag, as the build tags
 RUNS_HERE = ("executed", "partly executed")  # statuses of pages this machine runs
 # What varies between two runs of the same code on the same machine.
 VOLATILE = [
-    # the site shows installed files from site-packages (trtdocs.buildpaths); a kernel prints the full path
+    # the site shows installed files from site-packages (trtdocs.output.buildpaths); a kernel prints the full path
     (re.compile(r"(?:/[^\s/:'\"]+)+/site-packages(?=/)"), "site-packages"),
     (re.compile(r"0x[0-9a-fA-F]{4,}"), "0x<addr>"),
     (re.compile(r"(/tmp|/var/folders)/[^\s'\"]+"), "<tmp>"),

@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 EXTENSIONS = ROOT / "docs" / "_ext"  # trtdocs, whose handoffs module says which pages hand files on
 PLAN_REQUIREMENTS = "requirements-plan.txt"
-RECORD_KEY = "trtdocs_record"  # docs/_ext/trtdocs/recorded.py
+RECORD_KEY = "trtdocs_record"  # docs/_ext/trtdocs/notebooks/recorded.py
 # GitHub Actions refuses a matrix of more than 256 jobs.
 MAX_JOBS = 256
 

@@ -521,7 +521,7 @@ def test_site_shows_each_cells_streams_whole(built_site: Path) -> None:
                     o.text for o in cell.outputs if o.output_type == "stream" and o.name == name
                 )
                 seen = "\n".join(b.get_text() for b in html.select(f"div.output.{css}"))
-                # the page leaves out ExecuTorch's cpuinfo lines (trtdocs.lognoise), the download keeps them
+                # the page leaves out ExecuTorch's cpuinfo lines (trtdocs.output.lognoise), the download keeps them
                 expected = terminal_text(wrote)
                 expected = quiet(expected) if name == "stderr" else expected
                 assert _lines(seen) == _lines(expected), f"{doc} cell {number}: {name} differs"

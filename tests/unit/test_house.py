@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 import shutil
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -27,19 +28,8 @@ PACKAGE = ROOT / "docs" / "_ext" / "trtdocs"
 LINE_BUDGET = 400
 # Modules over the budget, each with the reason it may be; the test fails once one fits.
 OVER_BUDGET: Mapping[str, str] = {}
-# The parts conf.py lists (each a Sphinx extension).
-PARTS = (
-    "trtdocs.notebooks",
-    "trtdocs.output",
-    "trtdocs.features",
-    "trtdocs.api",
-    "trtdocs.datatables",
-    "trtdocs.benchresults",
-    "trtdocs.failures",
-    "trtdocs.site",
-    "trtdocs.drift",
-    "trtdocs.llms",
-)
+# Top-level modules with a setup() that conf.py does not list: the parts set them up.
+SHARED = ("trtdocs.config", "trtdocs.state")
 
 
 def modules(package: Path = PACKAGE) -> dict[str, Path]:
@@ -346,7 +336,9 @@ def test_a_planted_setup_of_another_shape_is_found(tmp_path: Path) -> None:
         {
             "__init__.py": 'PARTS = ("a",)\n' + PACKAGE_SETUP,
             "a.py": "def setup(app):\n    return {}\n",
-            "lazy/__init__.py": "def setup(app):\n    from .sphinx import setup\n    return setup(app)\n",
+            "lazy/__init__.py": "def setup(app):\n"
+            "    from .sphinx import setup\n"
+            "    return setup(app)\n",
             "lazy/sphinx.py": "def setup(app):\n    return {}\n",
             "named/__init__.py": 'PARTS = ("sphinx", "gone")\n' + PACKAGE_SETUP,
             "named/sphinx.py": "def setup(app):\n    return {}\n",
@@ -380,17 +372,54 @@ def test_every_part_declares_its_parallel_safety(part: str) -> None:
     assert metadata["parallel_read_safe"] is True and metadata["parallel_write_safe"] is True, part
 
 
-def test_conf_py_lists_the_parts_it_uses() -> None:
-    text = (ROOT / "conf.py").read_text(encoding="utf-8")
-    assert len(text.splitlines()) < 150
-    tree = ast.parse(text)
+def conf_parts() -> list[str]:
+    """The trtdocs entries of conf.py's ``extensions``."""
+    tree = ast.parse((ROOT / "conf.py").read_text(encoding="utf-8"))
     listed = next(
         ast.literal_eval(n.value)
         for n in tree.body
         if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "extensions"
     )
-    assert [e for e in listed if e.startswith("trtdocs")] == list(PARTS)
+    return [e for e in listed if e.startswith("trtdocs")]
+
+
+def test_conf_py_lists_the_parts_it_uses() -> None:
+    """conf.py is the one list of the parts: every package and top-level module of
+    the extension that has a setup(), but the shared ones the parts set up."""
+    text = (ROOT / "conf.py").read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 150
+    top = {m for m in setup_modules() if m.count(".") == 1}
+    assert sorted(conf_parts()) == sorted(top - set(SHARED))
     assert "PYTHONPATH" not in text  # the notebooks' kernels never import the extension
+
+
+def parts_table(text: str) -> list[str]:
+    """The first column of docs/building.md's table of the extension's parts."""
+    start = text.index("| Part | What it does |")
+    rows = text[start:].split("\n\n", 1)[0].splitlines()[2:]
+    return [name for row in rows for name in re.findall(r"`([\w.]+/?)`", row.split("|")[1])]
+
+
+def test_the_building_page_lists_every_part_once() -> None:
+    """docs/building.md holds the one list of the extension's parts (the README points
+    to it): each package and each top-level module, once, and nothing else."""
+    listed = parts_table((ROOT / "docs" / "building.md").read_text(encoding="utf-8"))
+    there = sorted(
+        [p.name + "/" for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()]
+        + [p.name for p in PACKAGE.glob("*.py") if p.name != "__init__.py"]
+    )
+    assert sorted(listed) == there
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "docs/building.md#where-the-builds-code-lives" in readme
+    assert not re.search(r"(?im)^\| *(part|to change) *\|", readme)  # no second table
+
+
+def test_a_planted_parts_table_is_read_cell_by_cell() -> None:
+    text = (
+        "| Part | What it does |\n| --- | --- |\n"
+        "| `api/` | x `not/this` |\n| `a.py`, `b.py` | y |\n\nafter"
+    )
+    assert parts_table(text) == ["api/", "a.py", "b.py"]
 
 
 # -- each check catches a planted break --------------------------------------------

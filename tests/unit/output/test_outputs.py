@@ -1,7 +1,8 @@
 """Outputs as a reader sees them: tracebacks trimmed to the reader's frames
-(trtdocs.tracebacks), ExecuTorch's cpuinfo lines left out (trtdocs.lognoise),
-build-machine paths shortened (trtdocs.buildpaths), and the one line of a
-not-executed mark (trtdocs.notebooks.marks)."""
+(trtdocs.output.tracebacks), ExecuTorch's cpuinfo lines left out
+(trtdocs.output.lognoise), build-machine paths shortened
+(trtdocs.output.buildpaths), and the one line of a not-executed mark
+(trtdocs.notebooks.marks)."""
 
 from __future__ import annotations
 

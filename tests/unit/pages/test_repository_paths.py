@@ -6,32 +6,16 @@ checkout from where its file sits."""
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
-from paths import ROOT
-
+from paths import ROOT, text_of, tracked_files
 
 # Absolute paths that exist only on one machine. The lookbehind keeps URLs
 # ("https://host/work/...") and in-repo suffixes ("docs/home/") out.
 MACHINE_PATHS = re.compile(r"(?<![\w.\-/~])/(?:work|root|home/[\w.\-]+|Users/[\w.\-]+)/")
 # A run of "../" segments; how far it climbs is checked against the file's depth.
 CLIMB = re.compile(r"(?<![\w.\-/])((?:\.\./)+)(?=[\w.\-])")
-
-
-def tracked_files() -> list[Path]:
-    out = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True
-    )
-    return [ROOT / p for p in out.stdout.decode().split("\0") if p]
-
-
-def text_of(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (UnicodeDecodeError, IsADirectoryError, FileNotFoundError):
-        return None  # binary, a submodule, or deleted in the work tree
 
 
 def outside_paths(rel: Path, text: str) -> list[tuple[int, str]]:
