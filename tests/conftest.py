@@ -37,6 +37,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+
 from paths import ROOT, TIERS
 from sitebuild import (
     BUILD_TEST,

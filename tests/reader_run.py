@@ -24,8 +24,8 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
-from paths import ROOT
 
+from paths import ROOT
 from trtdocs.drift.programs import reading_order
 from trtdocs.notebooks import cxxsdk
 from trtdocs.notebooks.handoffs import Handoffs
@@ -34,7 +34,8 @@ SKIP_TAG = "skip-execution"  # nbclient's skip_cells_with_tag, as the build tags
 RUNS_HERE = ("executed", "partly executed")  # statuses of pages this machine runs
 # What varies between two runs of the same code on the same machine.
 VOLATILE = [
-    # the site shows installed files from site-packages (trtdocs.buildpaths); a kernel prints the full path
+    # the site shows installed files from site-packages
+    # (trtdocs.buildpaths); a kernel prints the full path
     (re.compile(r"(?:/[^\s/:'\"]+)+/site-packages(?=/)"), "site-packages"),
     (re.compile(r"0x[0-9a-fA-F]{4,}"), "0x<addr>"),
     (re.compile(r"(/tmp|/var/folders)/[^\s'\"]+"), "<tmp>"),
@@ -43,7 +44,8 @@ VOLATILE = [
         re.compile(r"\b\d\d:\d\d:\d\d\.\d{6}\b"),
         "<clock>",
     ),  # ExecuTorch's log lines: time since start
-    # torch's glog-style warnings (W1203 <clock> 15943 torch/utils/_pytree.py:...): month, day and process id
+    # torch's glog-style warnings (W1203 <clock> 15943
+    # torch/utils/_pytree.py:...): month, day and process id
     (re.compile(r"\b([IWEF])\d{4} <clock> \d+\b"), r"\1<date> <clock> <pid>"),
     (re.compile(r"\b\d+(\.\d+)?(e-?\d+)?\s?(ms|µs|us|ns|s|sec|seconds)\b"), "<duration>"),
 ]

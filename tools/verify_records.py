@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 from myst_nb.core.read import read_myst_markdown_notebook  # noqa: E402
+
 from trtdocs.notebooks import recorded  # noqa: E402
 
 

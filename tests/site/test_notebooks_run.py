@@ -19,6 +19,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
+
 from paths import ROOT
 from reader_run import (
     RUNS_HERE,
@@ -30,7 +31,6 @@ from reader_run import (
     reading_docs,
 )
 from reader_site import notebook_docs
-
 from trtdocs.features.validate import load as load_features
 from trtdocs.notebooks import gating
 from trtdocs.notebooks import plan as gating_plan
@@ -88,7 +88,8 @@ def test_gating_outside_sphinx_skips_what_the_build_skipped(built_site: Path, do
     )
     plan = gating.gate(jupytext.read(ROOT / f"{doc}.md"), context, doc)
     assert {s.number for s in plan.skipped} == built_skips, (
-        f"{doc}: gating outside Sphinx skips {[s.number for s in plan.skipped]}, the build skipped {sorted(built_skips)}"
+        f"{doc}: gating outside Sphinx skips {[s.number for s in plan.skipped]}, the build skipped "
+        f"{sorted(built_skips)}"
     )
 
 
@@ -104,10 +105,11 @@ def test_the_download_runs_as_a_reader_runs_it(
     ours = [c for c in ran.cells if c.cell_type == "code"]
     theirs = [c for c in site.cells if c.cell_type == "code"]
     assert len(ours) == len(theirs) == entry["code_cells"]
-    for number, (mine, built) in enumerate(zip(ours, theirs), start=1):
+    for number, (mine, built) in enumerate(zip(ours, theirs, strict=True), start=1):
         assert (number in skipped) == (mine.execution_count is None), f"{doc} cell {number}"
         assert outputs(mine) == outputs(built), (
-            f"{doc} cell {number}: run from the download, in reading order, its outputs differ from the site's"
+            f"{doc} cell {number}: run from the download, in reading order, its outputs differ "
+            "from the site's"
         )
 
 

@@ -68,7 +68,7 @@ def setting(
     help: str,
     *,
     rebuild: str = "env",
-    env: str = "",  # noqa: A002
+    env: str = "",
     parse: Callable[[str], Any] = str,
     check: Callable[[Any], str | None] | None = None,
 ) -> Any:

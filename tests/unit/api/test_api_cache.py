@@ -11,8 +11,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from paths import EXT
 
+from paths import EXT
 from trtdocs.api import cache, model
 
 
@@ -39,7 +39,7 @@ def test_an_unreadable_file_is_made_again(cache_dir: Path) -> None:
 
 def test_old_files_are_pruned(cache_dir: Path) -> None:
     for i in range(cache.KEEP + 3):
-        cache.cached(f"n{i}", lambda: i)
+        cache.cached(f"n{i}", lambda i=i: i)
         os.utime(cache_dir / f"n{i}.pickle", (i, i))  # oldest first
     cache.cached("last", lambda: 0)
     kept = sorted(p.stem for p in cache_dir.iterdir())

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from docutils import nodes
-from paths import ROOTS
 
+from paths import ROOTS
 from trtdocs.drift import captions, cpp
 from trtdocs.notebooks import cxxsdk
 
@@ -40,9 +40,10 @@ def test_the_compiled_sentence_names_the_compiler_the_packages_and_each_stub():
         stubs=("a/b.h",),
     )
     assert captions.compiled_text(done) == (
-        f"Compiled when this site was built (g++ 12.2.0, syntax only, C++17) against ExecuTorch "
-        f"{cxxsdk.sdk_version()}'s C++ package and CUDA 13.1's headers, with a declaration stub for "
-        "`<a/b.h>`, which no package the build installs carries (`docs/_ext/trtdocs/drift/stubs`)."
+        "Compiled when this site was built (g++ 12.2.0, syntax only, C++17) against ExecuTorch "
+        f"{cxxsdk.sdk_version()}'s C++ package and CUDA 13.1's headers, with a declaration stub "
+        "for `<a/b.h>`, which no package the build installs carries "
+        "(`docs/_ext/trtdocs/drift/stubs`)."
     )
     real = cpp.Compiled("p.md", 3, "", "g++ 12.2.0", ("X",), real=("a/b.h", "c.h"))
     assert captions.compiled_text(real).endswith(

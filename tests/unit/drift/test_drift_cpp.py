@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from trtdocs.notebooks import cxxsdk
+from paths import FIXTURES, ROOT
 from trtdocs.drift import cpp, headers, installs
 from trtdocs.drift.blocks import iter_blocks
 from trtdocs.drift.commands import parse_command
 from trtdocs.features.validate import load as load_features
-from paths import ROOT, FIXTURES
+from trtdocs.notebooks import cxxsdk
 
 TABLE = load_features(ROOT / "docs" / "features.toml")
 
@@ -58,7 +56,8 @@ def test_the_stubs_come_last_and_only_when_on():
 def test_good_blocks_compile_or_are_listed_with_reasons():
     result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"], stubs=True)
     assert result.violations == ()
-    # the runtime API, the Module API, a CUDA block, the 1.4 tensor API (1.4.1 wheel), the delegate's stub
+    # the runtime API, the Module API, a CUDA block, the
+    # 1.4 tensor API (1.4.1 wheel), the delegate's stub
     assert result.compiled == 5 and result.parsed_cmake == 1
     assert [(item.line, item.header) for item in result.listed] == [
         (90, "executorch/extension/module/module.h"),

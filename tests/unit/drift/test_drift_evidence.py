@@ -3,13 +3,11 @@ in step with the page's text."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from trtdocs.drift import evidence
 import paths
 from paths import ROOT
+from trtdocs.drift import evidence
 
 FIXTURES = paths.FIXTURES / "drift-evidence"
 

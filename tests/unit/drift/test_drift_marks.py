@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from trtdocs.drift import marks
-from trtdocs.drift.blocks import page_paths
 import paths
 from paths import ROOT
+from trtdocs.drift import marks
+from trtdocs.drift.blocks import page_paths
 
 FIXTURES = paths.FIXTURES / "drift-marks"
 

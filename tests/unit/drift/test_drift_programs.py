@@ -1,4 +1,5 @@
-"""Cross-page files (drift/programs.py): what one page reads, an earlier page writes to programs/."""
+"""Cross-page files (drift/programs.py): what one page reads, an earlier page writes to
+programs/."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from paths import FIXTURES, ROOT
 from trtdocs.drift import programs
-from paths import ROOT, FIXTURES
 
 FIXTURE = FIXTURES / "drift-programs"
 

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import dataclasses
 
 import pytest
 
-import dataclasses
-
+from paths import ROOT
 from trtdocs.drift import pypi
 from trtdocs.drift.commands import parse_command
 from trtdocs.features.validate import load as load_features
-from paths import ROOT
 
 REAL_TABLE = ROOT / "docs" / "features.toml"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from trtdocs.drift import evidence, raises
 from paths import ROOT
+from trtdocs.drift import evidence, raises
 
 REGISTER = ROOT / raises.REGISTER
 # Where upstream sources can be read: "owner/name=<git dir>" entries, os.pathsep apart.
@@ -41,7 +41,8 @@ named = { page = "notebooks/p.md", text = "fails to deserialize" }
 
 
 def _site(root: Path, register: str) -> Path:
-    """A repository with ``register`` as its failure register, the real errors table and one page."""
+    """A repository with ``register`` as its failure register, the real errors table and one
+    page."""
     (root / "docs" / "evidence").mkdir(parents=True)
     (root / "docs" / "data").mkdir(parents=True)
     (root / "notebooks").mkdir()

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from paths import ROOT
 from trtdocs.drift import installs, resolve, resolved
 from trtdocs.drift.commands import find_commands
 from trtdocs.features.validate import load as load_features
-from paths import ROOT
 
 REAL_TABLE = ROOT / "docs" / "features.toml"
 

@@ -10,8 +10,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from paths import ROOT
 
+from paths import ROOT
 
 # Absolute paths that exist only on one machine. The lookbehind keeps URLs
 # ("https://host/work/...") and in-repo suffixes ("docs/home/") out.

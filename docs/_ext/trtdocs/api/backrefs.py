@@ -103,7 +103,9 @@ def check(app: Sphinx, env: BuildEnvironment) -> None:
         page = build.api_cells[docname]
         build.api_docs.add(docname)  # read again when the installed packages change
         sites: list[UseSite] = []
-        for i, (cell, j) in enumerate(zip(targets(list(page.sources), api.resolver), page.shown)):
+        for i, (cell, j) in enumerate(
+            zip(targets(list(page.sources), api.resolver), page.shown, strict=True)
+        ):
             for use, target in cell:
                 if target is None:
                     line = page.places[j][2] if j is not None else None

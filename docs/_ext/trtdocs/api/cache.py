@@ -84,7 +84,8 @@ def cached(cache_key: str, make: Callable[[], Any]) -> Any:
     path = folder() / f"{cache_key}.pickle"
     try:
         with path.open("rb") as f:
-            gc.disable()  # a graph of a million small objects: the collector would walk it again and again
+            # a graph of a million small objects: the collector would walk it again and again
+            gc.disable()
             try:
                 return pickle.load(f)
             finally:

@@ -148,8 +148,9 @@ def load_data(
             if old:
                 raise fail(
                     entry,
-                    f"installed torch_tensorrt {installed} has no {key.replace(':', ' parameter ')}, "
-                    f"yet feature {old[0]!r} is in {features.feature(old[0]).since}",
+                    f"installed torch_tensorrt {installed} has no "
+                    f"{key.replace(':', ' parameter ')}, yet feature {old[0]!r} is in "
+                    f"{features.feature(old[0]).since}",
                 )
             absent.add(key)
         feature_map[key] = tuple(ids)

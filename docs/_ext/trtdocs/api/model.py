@@ -89,7 +89,8 @@ UPSTREAM: Mapping[str, Upstream] = MappingProxyType(
             "py/torch-tensorrt-executorch-runtime/torch_tensorrt_executorch_runtime",
             TORCH_TENSORRT,
         ),
-        # the executorch wheel maps the repository's top folders (exir/, backends/, runtime/) into the package
+        # the executorch wheel maps the repository's top
+        # folders (exir/, backends/, runtime/) into the package
         "executorch": Upstream("https://github.com/pytorch/executorch", "", EXECUTORCH),
     }
 )
@@ -102,7 +103,8 @@ class ApiModel:
     modules: Mapping[str, griffe.Module]  # import name -> griffe module tree
     versions: Mapping[str, str]  # import name -> version of its distribution on the search path
     search_paths: tuple[str, ...]  # the folders griffe reads (site-packages)
-    # dotted path -> a module griffe did not walk into (a folder without __init__.py), visited on first use
+    # dotted path -> a module griffe did not walk into (a
+    # folder without __init__.py), visited on first use
     namespace: dict[str, griffe.Module] = dataclasses.field(default_factory=dict, compare=False)
 
     def version_of(self, dist: str) -> str | None:

@@ -197,7 +197,8 @@ class Renderer:
             exception = any(str(b).endswith(("Error", "Exception")) for b in obj.bases)
             kind = "exception" if exception else "class"
             head = [
-                f"{prefix}.. py:{kind}:: {signature(obj, name, self.model) if params(obj) else name}"
+                f"{prefix}.. py:{kind}:: "
+                f"{signature(obj, name, self.model) if params(obj) else name}"
             ]
         elif obj.is_function:
             method = prefix != ""

@@ -25,7 +25,6 @@ from .index import ApiIndex, Missing, Unknown
 from .links import Links, LinksError, load_links
 from .names import CellIndex, Resolver
 
-
 LINKS_VERIFIED = (
     "api-links"  # under cache_home(): a marker per links file found whole in the installed packages
 )
@@ -108,7 +107,8 @@ class ApiSite:
 
     @cached_property
     def later(self) -> frozenset[str]:
-        """Names of a later release that api.toml maps to a feature (the installed wheel lacks them)."""
+        """Names of a later release that api.toml maps to a feature (the installed wheel lacks
+        them)."""
         return frozenset(k for k in self.data.absent if ":" not in k)
 
     @property

@@ -47,7 +47,7 @@ class Violation:
         return f"{where}: [{self.rule}] {self.message}"
 
 
-def setup(app):  # noqa: ANN001, ANN201 -- Sphinx entry point, see .sphinx
+def setup(app):  # Sphinx's entry point: .sphinx.setup
     from .sphinx import setup as _setup
 
     return _setup(app)

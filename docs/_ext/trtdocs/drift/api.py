@@ -81,7 +81,7 @@ def read_cells(path: Path) -> list[Cell]:
         )
     return [
         Cell(i, fence.first_line, c.source, page_requires + _as_tuple(c.metadata.get("requires")))
-        for i, (c, fence) in enumerate(zip(code, fences), 1)
+        for i, (c, fence) in enumerate(zip(code, fences, strict=True), 1)
     ]
 
 

@@ -46,7 +46,8 @@ from .commands import EXPORT_ONLY_MARK, InstallCommand, find_commands, parse_com
 RULES: Mapping[str, str] = MappingProxyType(
     {
         "parse": "the command splits with shlex and every requirement is PEP 508",
-        "option-known": "only pip options this guard understands (commands.OPTIONS_WITH_VALUE, FLAGS)",
+        "option-known": "only pip options this guard understands (commands.OPTIONS_WITH_VALUE, "
+        "FLAGS)",
         "shell-quoting": "a requirement with <, > or [ ] is quoted, or the shell eats it",
         "index-known": "every index URL is PyPI or a channel of the features table",
         "nightly-pre": "a command using a nightly channel passes --pre (uv: --prerelease=allow)",
@@ -61,8 +62,8 @@ RULES: Mapping[str, str] = MappingProxyType(
         "unsafe-best-match (uv otherwise takes each package from the first index that has it)",
         "pin-upgrade": "a command does not upgrade a distribution its release pins without naming "
         "a version inside the pin (pip install -U executorch breaks the release's pairing)",
-        "cxx-package": "a drift: cxx-package command installs only executorch, with --target and --no-deps, "
-        "pinned to hold the C++ package the build uses",
+        "cxx-package": "a drift: cxx-package command installs only executorch, with --target and "
+        "--no-deps, pinned to hold the C++ package the build uses",
     }
 )
 

@@ -28,8 +28,8 @@ import json
 import os
 import shutil
 import sys
-from importlib import metadata
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 

@@ -63,7 +63,7 @@ def check(
     popped = popped_defaults(index)
     where = where or str(table_path)
     found: list[Violation] = []
-    for line, entry in zip(starts, entries):
+    for line, entry in zip(starts, entries, strict=True):
         name, default, feature = entry["name"], entry["default"], entry["feature"]
         if documented_has(feature):
             if name not in popped:

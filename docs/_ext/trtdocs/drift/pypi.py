@@ -10,14 +10,14 @@ distribution that downloads its wheel from NVIDIA's index, cannot be reached.
 
 from __future__ import annotations
 
-import email.parser
 import email.message
+import email.parser
 import io
 import json
 import urllib.request
 import zipfile
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache
 
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
@@ -36,11 +36,11 @@ PREFERRED_TAGS = ("cp311-cp311-manylinux_2_28_x86_64", "py3-none-any", "cp311-cp
 
 def _get(url: str, headers: dict[str, str] | None = None) -> bytes:
     req = urllib.request.Request(url, headers=headers or {})
-    with urllib.request.urlopen(req, timeout=TIMEOUT_S) as resp:  # noqa: S310 -- https only
+    with urllib.request.urlopen(req, timeout=TIMEOUT_S) as resp:  # https only
         return resp.read()
 
 
-@lru_cache(maxsize=None)
+@cache
 def project(name: str) -> dict:
     return json.loads(_get(SIMPLE.format(name=canonicalize_name(name)), {"Accept": ACCEPT}))
 
@@ -86,13 +86,13 @@ class _RangeFile(io.RawIOBase):
         self.pos += len(data)
         return data
 
-    def readinto(self, b) -> int:  # noqa: ANN001
+    def readinto(self, b: bytearray | memoryview) -> int:
         data = self.read(len(b))
         b[: len(data)] = data
         return len(data)
 
 
-@lru_cache(maxsize=None)
+@cache
 def wheel_metadata(name: str, version: str) -> email.message.Message:
     files = [
         f
@@ -112,7 +112,8 @@ def wheel_metadata(name: str, version: str) -> email.message.Message:
 
 
 def requires(name: str, version: str, extras: Iterable[str] = ()) -> list[Requirement]:
-    """Requires-Dist of one release, with the markers of ``extras`` applied (Linux, CPython 3.11)."""
+    """Requires-Dist of one release, with the markers of ``extras`` applied (Linux, CPython
+    3.11)."""
     env = {
         "sys_platform": "linux",
         "platform_system": "Linux",

@@ -45,16 +45,20 @@ RESOLVED, FAILED, UNREACHABLE, NOT_RESOLVED = "resolved", "failed", "unreachable
 STATUSES: Mapping[str, str] = MappingProxyType(
     {
         RESOLVED: "the resolver finished: the versions it would install are known",
-        FAILED: "the resolver stopped on something a reader meets too (no version, a conflict, a broken build)",
-        UNREACHABLE: "an index the resolution needs does not answer from this machine: marked, not failed",
-        NOT_RESOLVED: "this build does not resolve this command (another installer or platform): marked",
+        FAILED: "the resolver stopped on something a reader meets too (no version, a conflict, a "
+        "broken build)",
+        UNREACHABLE: "an index the resolution needs does not answer from this machine: marked, not "
+        "failed",
+        NOT_RESOLVED: "this build does not resolve this command (another installer or platform): "
+        "marked",
     }
 )
 # Failures pip's output names; a resolution that failed otherwise (pip did not start, an
 # error this module does not know) fails its build but is never kept for the day.
 CAUSES: Mapping[str, str] = MappingProxyType(
     {
-        "metadata": "a package's metadata could not be generated (its source distribution's build failed)",
+        "metadata": "a package's metadata could not be generated (its source distribution's build "
+        "failed)",
         "no-version": "no version on the index satisfies a requirement",
         "conflict": "the requirements conflict (ResolutionImpossible)",
     }
@@ -122,13 +126,13 @@ def clean_env() -> dict[str, str]:
     return env
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def unreachable(url: str) -> str | None:
     """Why ``url``'s host does not answer, or None when it answers (any HTTP status).
     Asked once a run: a host that does not answer costs its timeout once."""
     try:
         urllib.request.urlopen(
-            urllib.request.Request(url, method="HEAD"),  # noqa: S310 -- http(s) only
+            urllib.request.Request(url, method="HEAD"),  # http(s) only
             timeout=PROBE_TIMEOUT_S,
         ).close()
     except urllib.error.HTTPError:
@@ -139,7 +143,8 @@ def unreachable(url: str) -> str | None:
 
 
 def pip_args(args: Sequence[str]) -> list[str]:
-    """A page command's words after ``install``, less what a dry run into its own folder replaces."""
+    """A page command's words after ``install``, less what a dry run into its own folder
+    replaces."""
     out: list[str] = []
     skip = False
     for arg in args:

@@ -38,7 +38,6 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from ..features.model import FeaturesTable as Table
-from ..features.model import Release
 from ..notebooks import cxxsdk
 from ..vocab import EXECUTORCH, FAMILY, TORCH_TENSORRT
 from . import Violation
@@ -48,7 +47,6 @@ from .installs import target_release
 from .resolve import (
     FAILED,
     NOT_RESOLVED,
-    RESOLVED,
     RESOLVER,
     UNREACHABLE,
     Resolution,
@@ -61,11 +59,13 @@ from .resolve import (
 RULES: Mapping[str, str] = MappingProxyType(
     {
         "resolves": "the resolver finishes on the command (where it stops, a reader's pip stops)",
-        "resolved-pins": "each of torch, torch-tensorrt, its runtime wheel, executorch and TensorRT that the "
-        "resolution installs lies inside the pins of the release the command installs",
-        "resolved-published": "a command of a release the features table calls described finds no such "
-        "release on the index (once it does, the release is published: update the table)",
-        "resolved-cxx": "a drift: cxx-package command resolves to the ExecuTorch the C++ guard builds against",
+        "resolved-pins": "each of torch, torch-tensorrt, its runtime wheel, executorch and "
+        "TensorRT that the resolution installs lies inside the pins of the release the command "
+        "installs",
+        "resolved-published": "a command of a release the features table calls described finds no "
+        "such release on the index (once it does, the release is published: update the table)",
+        "resolved-cxx": "a drift: cxx-package command resolves to the ExecuTorch the C++ guard "
+        "builds against",
     }
 )
 Resolver = Callable[[Sequence[str], Sequence[str]], Resolution]
@@ -146,7 +146,8 @@ def resolution(
     resolver: Resolver = resolve,
     day: str | None = None,
 ) -> Resolution:
-    """``shown``'s resolution: from ``cache`` when kept today (unless ``fresh``), else the resolver's."""
+    """``shown``'s resolution: from ``cache`` when kept today (unless ``fresh``), else the
+    resolver's."""
     cmd = shown.command
     if cmd.tool != "pip":
         return Resolution(
@@ -286,13 +287,14 @@ def check_pages(
                 pool.map(
                     lambda s: resolution(s, cache, fresh=fresh, resolver=resolver), first.values()
                 ),
+                strict=True,
             )
         )
     found = [done[same(s)] for s in shown]
     violations: list[Violation] = []
     claims: list[Claim] = []
     notes: list[str] = []
-    for s, r in zip(shown, found):
+    for s, r in zip(shown, found, strict=True):
         bad, text = check(s, r, table)
         violations += bad
         how = f"{r.resolver} on {r.day}, for {r.target}" if r.resolver else ""

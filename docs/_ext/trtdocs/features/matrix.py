@@ -21,9 +21,9 @@ from ..output import folding
 from ..output.inline import inline
 from ..vocab import PINS, PLATFORMS, STATES, STATUSES
 from .model import PIN_KEYS, Feature, FeaturesTable, Release, cell_source
-from .words import plain
 from .nodes import table_of
 from .sources import Source
+from .words import plain
 
 # The id of a release's row in the release table: the sidebar links there.
 ROW_ID = "release-{key}"
@@ -97,7 +97,8 @@ class SupportMatrix(SphinxDirective):
             head.append(cell)
         rows = []
         for f in table.features:
-            # a link on this page keeps the title's code as code (a resolved reference would flatten it)
+            # a link on this page keeps the title's code as
+            # code (a resolved reference would flatten it)
             cells: list[nodes.Node | str] = [
                 nodes.reference("", "", *inline(f.title), internal=True, refid=f"feature-{f.id}")
             ]
@@ -122,7 +123,9 @@ class SupportMatrix(SphinxDirective):
             )
         out = _table(head, rows, ["trtdocs-release-table"], widths=[10, 14, 16, 25, 35])
         # each release's row is a target of its own (the sidebar, the notes)
-        for row, r in zip(next(out.findall(nodes.tbody)).children, table.releases.values()):
+        for row, r in zip(
+            next(out.findall(nodes.tbody)).children, table.releases.values(), strict=True
+        ):
             row["ids"].append(ROW_ID.format(key=r.key))
         return out
 

@@ -226,7 +226,7 @@ def _render_cells(
     app: Sphinx, pagename: str, nb: nbformat.NotebookNode, suffix: str, lines: list[int]
 ) -> None:
     """Each Markdown cell of ``nb`` rendered; a diagram becomes an attached image."""
-    for cell, line in zip(nb.cells, lines):
+    for cell, line in zip(nb.cells, lines, strict=True):
         if cell.cell_type != "markdown":
             continue
         attachments: dict[str, dict[str, str]] = {}
@@ -247,7 +247,7 @@ def _markdown_download(app: Sphinx, pagename: str, source: Path) -> str:
     """The MyST text notebook with its Markdown rendered, as jupytext writes it."""
     nb = read_myst_markdown_notebook(source.read_text(encoding="utf-8"), add_source_map=True)
     lines = [line + 1 for line in nb.metadata.pop("source_map")]
-    for cell, line in zip(nb.cells, lines):
+    for cell, line in zip(nb.cells, lines, strict=True):
         if cell.cell_type != "markdown":
             continue
         try:

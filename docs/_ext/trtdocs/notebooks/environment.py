@@ -192,7 +192,7 @@ def probe_here() -> Environment:
             gpu_name = torch.cuda.get_device_name(0)
         else:
             cuda_error = "torch.cuda.is_available() is False"
-    except Exception as exc:  # torch missing or broken: say so
+    except Exception as exc:  # noqa: BLE001 -- torch missing or broken: say so
         cuda_error = _error_text(exc)
 
     smi_name, driver = _nvidia_smi()
@@ -206,7 +206,7 @@ def probe_here() -> Environment:
         import torch_tensorrt  # noqa: F401
 
         trt_imports = True
-    except BaseException as exc:  # ImportError, OSError, or a SystemExit from a bad build
+    except BaseException as exc:  # noqa: BLE001 -- ImportError, OSError, or a SystemExit from a bad build
         trt_error = _error_text(exc)
 
     return Environment(

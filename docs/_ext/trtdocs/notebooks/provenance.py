@@ -61,7 +61,8 @@ def _machine(app: Sphinx) -> nodes.definition_list:
     rows = [
         (
             "Machine",
-            f"{envdata.get('cpu_model')} ({envdata.get('cpu_count')} cores), {envdata.get('platform')}",
+            f"{envdata.get('cpu_model')} ({envdata.get('cpu_count')} cores), "
+            f"{envdata.get('platform')}",
         ),
         ("CUDA GPU", envdata.get("gpu_name") or f"none: {envdata.get('cuda_error')}"),
         (

@@ -81,7 +81,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("trtdocs.state")
     app.setup_extension("trtdocs.features")  # feature:<id> requirements; every page's references
     app.setup_extension("trtdocs.output.folding")  # the marks and the banner fold
-    # The notebooks' kernels inherit this process's environment: they find the C++ package through it.
+    # The notebooks' kernels inherit this process's
+    # environment: they find the C++ package through it.
     cxxsdk.export_prefix()
     app.add_source_parser(Parser, override=True)
     # before myst-nb's own config-inited handler (priority 500), which reads nb_custom_formats

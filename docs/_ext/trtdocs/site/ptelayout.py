@@ -57,7 +57,7 @@ def read(path: Path) -> Layout:
     data = path.read_bytes()
     try:
         pte = deserialize_pte_binary(data)
-    except Exception as exc:  # the flatbuffer reader raises several kinds
+    except Exception as exc:  # noqa: BLE001 -- the flatbuffer reader raises several kinds
         raise PteError(f"{path}: not an ExecuTorch program ({type(exc).__name__}: {exc})") from None
     header = _get_extended_header(data)
     program = pte.program

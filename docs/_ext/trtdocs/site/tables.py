@@ -72,7 +72,7 @@ def lay_out(doctree: nodes.document) -> None:
             continue
         table["classes"].append(STACK)
         for row in body.children:
-            for title, entry in zip(titles, row.children):
+            for title, entry in zip(titles, row.children, strict=False):
                 if not entry.astext().strip():
                     entry["classes"].append(EMPTY)
                 if title:
@@ -94,7 +94,8 @@ def _code(table: nodes.table) -> None:
 
 
 def _resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """At doctree-resolved, last: tables other parts fill in then (the build report) are laid out too."""
+    """At doctree-resolved, last: tables other parts fill in then (the build report) are laid
+    out too."""
     if app.builder.format == "html":
         lay_out(doctree)
 
