@@ -66,7 +66,7 @@ nb_execution_show_tb = (
 )
 nb_merge_streams = False  # trtdocs.output.streams joins stream pieces as Jupyter does
 nb_render_markdown_format = "myst"  # tables printed with IPython.display.Markdown
-nb_ipywidgets_js = {}  # nothing is fetched from a CDN at view time
+nb_ipywidgets_js: dict[str, dict[str, str]] = {}  # nothing is fetched from a CDN at view time
 
 # -- Maintainer pages ------------------------------------------------------------
 

@@ -191,8 +191,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         reports = compare(args.baseline, args.fresh, args.root, freshness, dt.datetime.now(dt.UTC))
         fresh_env = next(
             (
-                recorded.load(p).provenance.get("environment")
+                record.provenance.get("environment")
                 for p in sorted(args.fresh.glob("*.ipynb"))
+                if (record := recorded.load(p)) is not None
             ),
             None,
         )

@@ -124,13 +124,17 @@ class BuildState:
             setattr(self, name, value)
 
 
+# The environment's attribute that holds it (Sphinx pickles the environment whole).
+ATTRIBUTE = "trtdocs"
+
+
 def of(env: BuildEnvironment) -> BuildState:
     """The build's state, made on first use."""
-    try:
-        return env.trtdocs
-    except AttributeError:
-        env.trtdocs = BuildState()
-        return env.trtdocs
+    found = getattr(env, ATTRIBUTE, None)
+    if found is None:
+        found = BuildState()
+        setattr(env, ATTRIBUTE, found)
+    return found
 
 
 def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:

@@ -21,6 +21,7 @@ whenever a page's uses change (``env-get-updated``).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -184,7 +185,7 @@ def _used_in(app: Sphinx, fromdoc: str, uses: list[UseSite]) -> list[nodes.Node]
 def _table(
     app: Sphinx,
     fromdoc: str,
-    rows: list[tuple[nodes.Node, list[nodes.Node], list[UseSite]]],
+    rows: Sequence[tuple[nodes.Node, Sequence[nodes.Node], list[UseSite]]],
     heads: tuple[str, str, str],
 ) -> nodes.table:
     table = nodes.table(classes=[TABLE_CLASS])

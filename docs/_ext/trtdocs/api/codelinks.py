@@ -255,7 +255,7 @@ def rewrite(
             subtype="codelinks",
         )
         return
-    objects = app.env.get_domain("py").objects
+    objects = app.env.domains.python_domain.objects
     out: list[str] = []
     pos = 0
     for mark, block in zip(marks, blocks, strict=True):

@@ -97,11 +97,12 @@ def load_data(
     options: dict[str, Options] = {}
     for obj_path, raw in data.get("options", {}).items():
         entry = f"options.{obj_path!r}"
-        if obj_path not in objects or not objects[obj_path].is_function:
+        func = objects.get(obj_path)
+        if not isinstance(func, griffe.Function):
             raise fail(entry, "names no function the reference documents")
         if not isinstance(raw, dict) or set(raw) != _OPTIONS_KEYS:
             raise fail(entry, f"needs exactly the keys {sorted(_OPTIONS_KEYS)}")
-        popped = model.popped_options(objects[obj_path])
+        popped = model.popped_options(func)
         text = raw["text"]
         if not isinstance(text, dict) or not all(
             isinstance(v, str) and v.strip() for v in text.values()

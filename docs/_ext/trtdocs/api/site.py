@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 
+import griffe
 from sphinx.errors import ExtensionError
 
 from ..features.model import FeaturesTable
@@ -58,7 +59,7 @@ class ApiSite:
             raise ExtensionError(str(exc)) from None
 
     @cached_property
-    def objects(self) -> dict[str, object]:
+    def objects(self) -> dict[str, griffe.Object]:
         """What the reference documents: public dotted path -> griffe object."""
         return model.public_objects(self.model)
 

@@ -126,7 +126,7 @@ def target_release(cmd: InstallCommand, table: Table) -> tuple[Release | None, l
         for u in cmd.index_urls
     ):
         return next(r for r in table.releases.values() if r.is_nightly), []
-    by_name = {canonicalize_name(r.name): r for r in cmd.requirements}
+    by_name: dict[str, Requirement] = {canonicalize_name(r.name): r for r in cmd.requirements}
     trt = by_name.get(TORCH_TENSORRT)
     if trt is not None and (version := _exact(trt.specifier)) is not None:
         rel = table.by_version(str(version))
@@ -187,7 +187,7 @@ def check_command(
                 f"--index-url: pass --index-strategy {UV_INDEX_STRATEGY}",
             )
         )
-    names = {canonicalize_name(r.name): r for r in cmd.requirements}
+    names: dict[str, Requirement] = {canonicalize_name(r.name): r for r in cmd.requirements}
     if cmd.cxx_package:
         return out + _check_cxx_package(cmd, names)
     if not FAMILY.intersection(names):

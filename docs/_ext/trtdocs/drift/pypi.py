@@ -18,6 +18,7 @@ import urllib.request
 import zipfile
 from collections.abc import Iterable
 from functools import cache
+from typing import TYPE_CHECKING
 
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
@@ -26,6 +27,9 @@ from packaging.version import Version
 
 from ..features.model import Release
 from ..vocab import TORCH_TENSORRT
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 SIMPLE = "https://pypi.org/simple/{name}/"
 ACCEPT = "application/vnd.pypi.simple.v1+json"
@@ -86,9 +90,10 @@ class _RangeFile(io.RawIOBase):
         self.pos += len(data)
         return data
 
-    def readinto(self, b: bytearray | memoryview) -> int:
-        data = self.read(len(b))
-        b[: len(data)] = data
+    def readinto(self, b: WriteableBuffer) -> int:
+        view = memoryview(b).cast("B")
+        data = self.read(len(view))
+        view[: len(data)] = data
         return len(data)
 
 

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, NotRequired, TypedDict, Unpack
 
 from packaging.utils import canonicalize_name, parse_sdist_filename, parse_wheel_filename
 
@@ -75,6 +75,16 @@ _NETWORK = re.compile(
     r"Max retries exceeded"
 )
 _URL = re.compile(r"https?://[A-Za-z0-9.-]+(?::\d+)?/")
+
+
+class Made(TypedDict):
+    """Who made a :class:`Resolution`, for what, when, and how long it took: the same
+    for every outcome."""
+
+    resolver: str
+    target: str
+    day: str
+    seconds: NotRequired[float]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -164,7 +174,7 @@ def resolve(
     args: Sequence[str], index_urls: Sequence[str], python: str = sys.executable
 ) -> Resolution:
     """Resolve one command (``args``: its words after ``install``) with the venv's pinned pip."""
-    common = {"resolver": f"pip {RESOLVER}", "target": target_words(), "day": today()}
+    common: Made = {"resolver": f"pip {RESOLVER}", "target": target_words(), "day": today()}
     for url in index_urls:
         if (why := unreachable(url)) is not None:
             return Resolution(UNREACHABLE, reason=f"index unreachable: {url} ({why})", **common)
@@ -205,9 +215,9 @@ def resolve(
             return Resolution(
                 UNREACHABLE, reason=f"the resolver ran past {RUN_TIMEOUT_S} s", **common
             )
-        seconds = round(time.monotonic() - start, 1)
+        common["seconds"] = round(time.monotonic() - start, 1)
         data = json.loads(report.read_text(encoding="utf-8")) if run.returncode == 0 else None
-    return classify(run.returncode, run.stdout + run.stderr, data, seconds=seconds, **common)
+    return classify(run.returncode, run.stdout + run.stderr, data, **common)
 
 
 def classify(
@@ -216,7 +226,7 @@ def classify(
     report: Mapping[str, Any] | None,
     *,
     probe: Any = unreachable,
-    **common: Any,
+    **common: Unpack[Made],
 ) -> Resolution:
     """pip's exit status, output and ``--report`` JSON as a :class:`Resolution`.
     ``probe(url)`` says why a host named in a failure does not answer (None: it does)."""

@@ -190,30 +190,32 @@ def check(shown: Shown, found: Resolution, table: Table) -> tuple[list[Violation
     cmd = shown.command
     bad = lambda rule, msg: Violation(cmd.path, cmd.line, rule, msg)  # noqa: E731
     release, _ = target_release(cmd, table)  # a bad release mark is the installs guard's finding
-    described = release is not None and release.status == "described"
+    # the release's key when the features table calls it described (not published)
+    described = release.key if release is not None and release.status == "described" else None
     if found.status in (UNREACHABLE, NOT_RESOLVED):
         picked = _family(found.provisional)
         before = f" (picked before it stopped, not checked: {picked})" if picked else ""
         return [], f"{shown.label}: not resolved: {found.reason}{before}."
     if found.status == FAILED:
+        stop: str
         try:
             stop = canonicalize_name(Requirement(found.stopped_at).name)
         except InvalidRequirement:
             stop = ""  # a package pip names without a requirement (a metadata failure)
-        if described and stop == TORCH_TENSORRT:
+        if described is not None and stop == TORCH_TENSORRT:
             return [], (
-                f"{shown.label}: not resolved: {found.reason}; release {release.key} is described, "
+                f"{shown.label}: not resolved: {found.reason}; release {described} is described, "
                 "not published."
             )
         return [
             bad("resolves", f"{found.resolver} cannot resolve {cmd.text.strip()!r}: {found.reason}")
         ], f"{shown.label}: the resolver failed: {found.reason}."
     out: list[Violation] = []
-    if described and TORCH_TENSORRT in found.versions:
+    if described is not None and TORCH_TENSORRT in found.versions:
         out.append(
             bad(
                 "resolved-published",
-                f"this command of release {release.key}, which the features table "
+                f"this command of release {described}, which the features table "
                 f"calls described, resolves to torch-tensorrt "
                 f"{found.versions[TORCH_TENSORRT]} on the index: the release is "
                 "published; give it its status, version and pins",
