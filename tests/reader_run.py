@@ -184,7 +184,7 @@ class ReaderRun:
                 skipped = {s["cell"] for s in entries[doc]["cells_not_executed"]}
                 nb = as_downloaded(self.html, doc, skipped)
                 execute(nb, self.folder)
-            except Exception as exc:  # noqa: BLE001 -- the page's test reports it; the next page runs
+            except Exception as exc:  # noqa: BLE001 -- its page's test reports it; the next runs
                 self.done[doc].set_exception(exc)
             else:
                 self.done[doc].set_result(nb)

@@ -32,10 +32,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from myst_nb.core.read import read_myst_markdown_notebook  # noqa: E402
+from myst_nb.core.read import read_myst_markdown_notebook  # noqa: E402 -- below the sys.path line
 
-from trtdocs.features.validate import load  # noqa: E402
-from trtdocs.notebooks import recorded  # noqa: E402
+from trtdocs.features.validate import load  # noqa: E402 -- below the sys.path line
+from trtdocs.notebooks import recorded  # noqa: E402 -- below the sys.path line
 
 # Output fields that describe the run, not the result.
 _VOLATILE = frozenset({"execution_count", "metadata", "transient"})

@@ -26,7 +26,10 @@ def build(src: Path, out: Path, **settings: object) -> Built:
 def notes(page: Path) -> dict[str, list[str]]:
     """Admonition titles of feature notes, and inline role texts, in order."""
     text = page.read_text(encoding="utf-8")
-    strip = lambda s: html.unescape(re.sub(r"<[^>]+>", "", s)).strip()  # noqa: E731
+
+    def strip(s: str) -> str:
+        return html.unescape(re.sub(r"<[^>]+>", "", s)).strip()
+
     titles = re.findall(
         r'trtdocs-version-note[^"]*">\s*<p class="admonition-title">(.*?)</p>', text, re.S
     )

@@ -130,7 +130,7 @@ def test_the_run_is_in_reading_order_in_one_folder(built_site: Path, reader_run:
 def test_a_kernel_of_the_run_does_not_see_the_site_package(tmp_path: Path) -> None:
     """The run can fail: a notebook that imports the site's package does not run in
     the kernel it starts (nothing on PYTHONPATH), though this process imports it."""
-    import trtdocs  # noqa: F401
+    import trtdocs  # noqa: F401 -- this process can import it
 
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import trtdocs")])
     nb.metadata["kernelspec"] = {

@@ -24,7 +24,11 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_a_stored_object_is_read_back_not_made_again(cache_dir: Path) -> None:
     made = []
-    make = lambda: made.append(1) or {"x": [1, 2]}  # noqa: E731
+
+    def make() -> dict[str, list[int]]:
+        made.append(1)
+        return {"x": [1, 2]}
+
     assert cache.cached("k1", make) == {"x": [1, 2]}
     assert cache.cached("k1", make) == {"x": [1, 2]}
     assert made == [1] and [p.name for p in cache_dir.iterdir()] == ["k1.pickle"]

@@ -54,7 +54,7 @@ def test_the_compiled_sentence_names_the_compiler_the_packages_and_each_stub():
 
 
 def test_a_caption_whose_block_is_gone_is_reported():
-    doc = nodes.document(None, None)  # type: ignore[arg-type]
+    doc = nodes.document(None, None)  # type: ignore[arg-type]  # the check reads only the tree
     doc += nodes.literal_block("int main() {}\n", "int main() {}\n")
     kept = captions.caption_text("", "kept")
     lost = captions.caption_text("a.h", "lost")

@@ -13,6 +13,7 @@ entry.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import tomllib
 from collections.abc import Mapping
@@ -90,7 +91,7 @@ def load_data(
     """Read and check both files against the model and the features table."""
     data = _toml(data_path)
     objects = public_objects(api)
-    fail = lambda entry, problem: ApiDataError(f"{data_path}: {entry}: {problem}")  # noqa: E731
+    fail = functools.partial(_problem, data_path)
     if unknown := sorted(set(data) - _DATA_KEYS):
         raise fail("top level", f"unknown key {unknown[0]!r}; allowed: {sorted(_DATA_KEYS)}")
 
@@ -172,6 +173,10 @@ def load_data(
     )
 
 
+def _problem(path: Path, entry: str, problem: str) -> ApiDataError:
+    return ApiDataError(f"{path}: {entry}: {problem}")
+
+
 def _newer(since: str, installed: str | None) -> bool:
     if since == NIGHTLY:
         return True
@@ -198,7 +203,7 @@ def _errata(
         entry = f"errata[{i}]" + (
             f" {item['id']!r}" if isinstance(item, dict) and "id" in item else ""
         )
-        fail = lambda problem: ApiDataError(f"{path}: {entry}: {problem}")  # noqa: E731, B023
+        fail = functools.partial(_problem, path, entry)
         if not isinstance(item, dict):
             raise fail("must be a table")
         if unknown := sorted(set(item) - _ERRATUM_KEYS):

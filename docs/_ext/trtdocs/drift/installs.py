@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from types import MappingProxyType
@@ -156,7 +157,7 @@ def target_release(cmd: InstallCommand, table: Table) -> tuple[Release | None, l
 def check_command(
     cmd: InstallCommand, table: Table, installed: Installed | None = None
 ) -> list[Violation]:
-    bad = lambda rule, msg: Violation(cmd.path, cmd.line, rule, msg)  # noqa: E731
+    bad = partial(Violation, cmd.path, cmd.line)  # bad(rule, message)
     out: list[Violation] = []
     known = table.known_index_urls | {normalize_url(PYPI_SIMPLE)}
     for url in cmd.index_urls:
@@ -259,7 +260,7 @@ def check_command(
 
 
 def _check_cxx_package(cmd: InstallCommand, names: Mapping[str, Requirement]) -> list[Violation]:
-    bad = lambda msg: Violation(cmd.path, cmd.line, "cxx-package", msg)  # noqa: E731
+    bad = partial(Violation, cmd.path, cmd.line, "cxx-package")  # bad(message)
     out = []
     if cmd.target is None or not cmd.no_deps:
         out.append(

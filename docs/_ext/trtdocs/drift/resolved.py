@@ -26,8 +26,9 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Final
@@ -188,7 +189,7 @@ def _inside(pin: str, version: str) -> bool:
 def check(shown: Shown, found: Resolution, table: Table) -> tuple[list[Violation], str]:
     """The violations of one resolution, and the banner's sentence for it."""
     cmd = shown.command
-    bad = lambda rule, msg: Violation(cmd.path, cmd.line, rule, msg)  # noqa: E731
+    bad = partial(Violation, cmd.path, cmd.line)  # bad(rule, message)
     release, _ = target_release(cmd, table)  # a bad release mark is the installs guard's finding
     # the release's key when the features table calls it described (not published)
     described = release.key if release is not None and release.status == "described" else None
@@ -279,8 +280,12 @@ def check_pages(
     """Every install command of ``paths`` resolved and checked: violations, the banners'
     claims, and one note per command for the log."""
     shown = [s for p in paths for s in page_commands(p, root, table)]
-    # a command several pages show is resolved once
-    same = lambda s: (s.command.tool, s.platform, s.command.args, s.command.index_urls)  # noqa: E731
+
+    def same(s: Shown) -> tuple[Hashable, ...]:
+        """What makes two shown commands one resolution: a command several pages show is
+        resolved once."""
+        return (s.command.tool, s.platform, s.command.args, s.command.index_urls)
+
     first = {same(s): s for s in reversed(shown)}
     with ThreadPoolExecutor(WORKERS) as pool:
         done = dict(

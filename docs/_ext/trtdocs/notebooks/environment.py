@@ -203,10 +203,10 @@ def probe_here() -> Environment:
 
     trt_imports, trt_error = False, None
     try:
-        import torch_tensorrt  # noqa: F401
+        import torch_tensorrt  # noqa: F401 -- importing it is the probe
 
         trt_imports = True
-    except BaseException as exc:  # noqa: BLE001 -- ImportError, OSError, or a SystemExit from a bad build
+    except BaseException as exc:  # noqa: BLE001 -- ImportError, OSError, a bad build's SystemExit
         trt_error = _error_text(exc)
 
     return Environment(
