@@ -26,9 +26,9 @@ import nbformat
 from nbclient import NotebookClient
 
 from paths import ROOT
-from trtdocs.drift.programs import reading_order
 from trtdocs.notebooks import cxxsdk
 from trtdocs.notebooks.handoffs import Handoffs
+from trtdocs.pages.accesses import reading_order
 
 SKIP_TAG = "skip-execution"  # nbclient's skip_cells_with_tag, as the build tags them
 RUNS_HERE = ("executed", "partly executed")  # statuses of pages this machine runs

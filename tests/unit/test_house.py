@@ -1,12 +1,21 @@
 """The extension's house rules, read from its sources (no Sphinx build):
-no module over the line budget, no import circle, no module reaching into
+no module over the line budget, no import circle and no pair of packages that
+import each other (an import inside a function counts: it runs when the function
+is called; only a part's ``setup()`` may import lazily), no module reaching into
 another's private names, every part declaring its parallel safety; and conf.py
-lists the parts it uses. Each check is shown to catch a planted break."""
+lists the parts it uses. Each check is shown to catch a planted break.
+
+The packages (``api``, ``drift``, ``features``, ``notebooks`` ...) depend one way:
+``pages`` (the pages read statically) imports no other package, ``drift`` may
+import ``notebooks`` and never the reverse. The top-level modules (``state``,
+``config``, ``vocab`` ...) are the base every package imports; ``state`` names the
+types of its per-build slots under ``TYPE_CHECKING`` only."""
 
 from __future__ import annotations
 
 import ast
 import importlib
+import shutil
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -53,14 +62,22 @@ def _absolute(name: str, path: Path, module: str | None, level: int) -> str:
 
 
 def imports(name: str, path: Path, source: str | None = None) -> Iterator[tuple[str, str, int]]:
-    """(imported module, imported name or "", line) for each module-level import of
-    ``name`` (``if TYPE_CHECKING:`` blocks included; imports inside functions are
-    the lazy ones a setup() makes, and are left out)."""
+    """(imported module, imported name or "", line) for each import of ``name``: at
+    module level (``if TYPE_CHECKING:`` blocks included) and inside functions and
+    classes, which run when they are called and so are arrows too. Only the imports
+    of a module-level ``setup()`` are left out: Sphinx calls it once, to load the
+    part's modules, and it is where a package names them."""
     tree = ast.parse(source if source is not None else path.read_text(encoding="utf-8"))
-    body: list[ast.stmt] = []
-    for node in tree.body:
-        body += node.body if isinstance(node, ast.If) else [node]
-    for node in body:
+    setups = {
+        id(n)
+        for n in tree.body
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "setup"
+    }
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        if id(node) in setups:
+            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name, "", node.lineno
@@ -68,6 +85,7 @@ def imports(name: str, path: Path, source: str | None = None) -> Iterator[tuple[
             target = _absolute(name, path, node.module, node.level)
             for alias in node.names:
                 yield target, alias.name, node.lineno
+        todo += reversed(list(ast.iter_child_nodes(node)))
 
 
 def graph(
@@ -117,6 +135,30 @@ def circles(edges: Mapping[str, Iterable[str]]) -> list[list[str]]:
     return found
 
 
+def package_of(name: str, mods: Mapping[str, Path]) -> str | None:
+    """The package a module belongs to (``trtdocs.drift`` for ``trtdocs.drift.cpp``), or
+    None for a top-level module (``trtdocs.state``) and the top package itself."""
+    parts = name.split(".")
+    if len(parts) > 2 or (len(parts) == 2 and mods[name].name == "__init__.py"):
+        return ".".join(parts[:2])
+    return None
+
+
+def both_ways(mods: Mapping[str, Path], edges: Mapping[str, Iterable[str]]) -> list[str]:
+    """Each pair of packages that import each other, with one arrow each way."""
+    arrows: dict[tuple[str, str], str] = {}
+    for name, targets in edges.items():
+        for target in targets:
+            a, b = package_of(name, mods), package_of(target, mods)
+            if a and b and a != b:
+                arrows.setdefault((a, b), f"{name} -> {target}")
+    return sorted(
+        f"{a} <-> {b}: {arrows[a, b]}; {arrows[b, a]}"
+        for a, b in arrows
+        if a < b and (b, a) in arrows
+    )
+
+
 def private_uses(mods: Mapping[str, Path], sources: Mapping[str, str] | None = None) -> list[str]:
     """Places where a module imports another module's ``_private`` name, or reads
     ``module._private`` off a module it imported."""
@@ -163,6 +205,11 @@ def test_no_import_circle() -> None:
     assert circles(graph(modules())) == []
 
 
+def test_no_two_packages_import_each_other() -> None:
+    mods = modules()
+    assert both_ways(mods, graph(mods)) == []
+
+
 def test_no_module_reads_another_modules_private_names() -> None:
     assert private_uses(modules()) == []
 
@@ -174,6 +221,9 @@ def test_the_pure_layers_import_no_sphinx() -> None:
         "trtdocs.vocab",
         "trtdocs.features.model",
         "trtdocs.features.validate",
+        "trtdocs.features.fields",
+        "trtdocs.features.releases",
+        "trtdocs.drift.raisesites",
         "trtdocs.api.model",
         "trtdocs.api.index",
         "trtdocs.api.uses",
@@ -232,12 +282,7 @@ class _App:
         "trtdocs.output.cellinclude",
     ],
 )
-def test_every_part_declares_its_parallel_safety(
-    part: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(
-        "EXECUTORCH_CXX_PREFIX", "/nonexistent"
-    )  # notebooks' setup() exports it otherwise
+def test_every_part_declares_its_parallel_safety(part: str) -> None:
     metadata = importlib.import_module(part).setup(_App())
     assert metadata["parallel_read_safe"] is True and metadata["parallel_write_safe"] is True, part
 
@@ -281,7 +326,7 @@ def test_a_planted_circle_is_found(tmp_path: Path) -> None:
     assert circles(graph(mods)) == [["trtdocs.a.one", "trtdocs.b.two"]]
 
 
-def test_a_lazy_import_in_a_function_is_no_circle(tmp_path: Path) -> None:
+def test_an_import_in_setup_is_no_arrow(tmp_path: Path) -> None:
     mods = _planted(
         tmp_path,
         {
@@ -291,6 +336,55 @@ def test_a_lazy_import_in_a_function_is_no_circle(tmp_path: Path) -> None:
         },
     )
     assert circles(graph(mods)) == []
+
+
+def test_a_function_local_import_that_closes_a_circle_is_found(tmp_path: Path) -> None:
+    mods = _planted(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "a.py": "from . import b\n",
+            "b.py": "def helper():\n    if True:\n        from .a import thing\n",
+        },
+    )
+    assert circles(graph(mods)) == [["trtdocs.a", "trtdocs.b"]]
+
+
+def test_a_package_pair_that_imports_both_ways_is_found(tmp_path: Path) -> None:
+    mods = _planted(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "state.py": "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from .x.four import T\n",
+            "x/__init__.py": "",
+            "x/one.py": "from .. import state\nfrom ..y import two\n",
+            "y/__init__.py": "",
+            "y/two.py": "",
+            "y/three.py": "class C:\n    def m(self):\n        from ..x import four\n",
+            "x/four.py": "",
+        },
+    )
+    assert circles(graph(mods)) == []  # no module circle, and a top-level module is no package
+    assert both_ways(mods, graph(mods)) == [
+        "trtdocs.x <-> trtdocs.y: trtdocs.x.one -> trtdocs.y.two; trtdocs.y.three -> trtdocs.x.four"
+    ]
+
+
+def test_a_circle_planted_in_a_copy_of_the_package_is_found(tmp_path: Path) -> None:
+    """The real package, copied, with one function-local import that closes a circle:
+    the shared page reader reaching back into a guard that imports it."""
+    shutil.copytree(PACKAGE, tmp_path / "trtdocs", ignore=shutil.ignore_patterns("__pycache__"))
+    blocks = tmp_path / "trtdocs" / "pages" / "blocks.py"
+    blocks.write_text(
+        blocks.read_text(encoding="utf-8")
+        + "\n\ndef planted() -> None:\n    from ..drift import cpp  # noqa: F401\n",
+        encoding="utf-8",
+    )
+    mods = modules(tmp_path / "trtdocs")
+    edges = graph(mods)
+    assert any({"trtdocs.pages.blocks", "trtdocs.drift.cpp"} <= set(c) for c in circles(edges))
+    assert [p.split(":")[0] for p in both_ways(mods, edges)] == ["trtdocs.drift <-> trtdocs.pages"]
 
 
 def test_planted_private_uses_are_found(tmp_path: Path) -> None:

@@ -7,7 +7,8 @@ watches Sphinx's log (a :class:`logging.Handler` on Sphinx's logger), notes
 every page a warning or an error points at, and keeps that list beside the
 environment (``<doctreedir>/trtdocs-warned.json``). At ``env-get-outdated``
 those pages are read again, so their messages come back until the page, or
-whatever it reads, is fixed. An error fails the build with or without ``-W``.
+whatever it reads, is fixed. An error fails the build with or without ``-W``:
+every part logs its errors and this module alone sets ``app.statuscode``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 from sphinx.util.logging import NAMESPACE, is_suppressed_warning
 from sphinx.util.nodes import get_node_source
+
+from . import state
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -73,9 +76,6 @@ class _Watch(logging.Handler):
             return None
 
 
-_WATCHES: dict[int, _Watch] = {}  # by app: a handler cannot live in the pickled env
-
-
 def _warned_path(app: Sphinx) -> Path:
     return Path(app.doctreedir) / WARNED_FILE
 
@@ -90,7 +90,7 @@ def _previous(app: Sphinx) -> set[str]:
 def _start(app: Sphinx) -> None:
     watch = _Watch(app)
     logging.getLogger(NAMESPACE).addHandler(watch)
-    _WATCHES[id(app)] = watch
+    state.of(app.env).warn_watch = watch  # per build: a handler cannot live in the pickled env
 
 
 def _outdated(
@@ -103,9 +103,12 @@ def _outdated(
 
 
 def _finish(app: Sphinx, exc: Exception | None) -> None:
-    """Runs last at build-finished: keep the pages that warned, fail on errors."""
-    watch = _WATCHES.pop(id(app), None)
-    if watch is None:
+    """Runs last at build-finished: keep the pages that warned, fail on errors. This is
+    the one place a part fails the build: a part logs an error, and this sets the
+    exit status."""
+    build = state.of(app.env)
+    watch, build.warn_watch = build.warn_watch, None
+    if not isinstance(watch, _Watch):
         return
     logging.getLogger(NAMESPACE).removeHandler(watch)
     docs = watch.docs | (_previous(app) if exc is not None else set())
@@ -118,6 +121,7 @@ def _finish(app: Sphinx, exc: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension("trtdocs.state")
     app.connect("builder-inited", _start, priority=100)
     app.connect("env-get-outdated", _outdated)
     app.connect("build-finished", _finish, priority=990)

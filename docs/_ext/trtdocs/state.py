@@ -11,7 +11,9 @@
   C++ blocks' captions);
 * per build, made again by each build (at ``builder-inited``, or on first
   use) and never pickled: the features table, the gating's inputs, the
-  installed API, the notebooks running.
+  installed API, the notebooks running, the drift guards' run and the log
+  handler that notes the pages that warn. What belongs to one build lives here,
+  never in a module-level registry keyed by the application.
 
 Every sub-extension asks for it with ``app.setup_extension("trtdocs.state")``.
 """
@@ -19,6 +21,7 @@ Every sub-extension asks for it with ``app.setup_extension("trtdocs.state")``.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 
     from .api.names import CellPage, UseSite
     from .api.site import ApiSite
+    from .drift.child import GuardRun
     from .features.model import FeaturesTable
     from .notebooks.execute import Executor
     from .notebooks.plan import BuildContext, PagePlan
@@ -84,6 +88,9 @@ class BuildState:
         _per_build()
     )  # api_uses before this build read
     execution: Executor | None = _per_build()  # trtdocs.notebooks: the notebooks this build runs
+    drift_run: GuardRun | None = _per_build()  # trtdocs.drift: the guards' run (drift/child.py)
+    # trtdocs.failures: the log handler noting the pages that warn (failures._Watch)
+    warn_watch: logging.Handler | None = _per_build()
 
     def purge(self, docname: str) -> None:
         self.plans.pop(docname, None)

@@ -9,8 +9,8 @@ import pytest
 from paths import FIXTURES, ROOT
 from trtdocs.api.index import ApiIndex
 from trtdocs.drift import api
-from trtdocs.drift.blocks import page_paths
 from trtdocs.features.validate import load as load_features
+from trtdocs.pages.blocks import page_paths
 
 REAL_TABLE = ROOT / "docs" / "features.toml"
 

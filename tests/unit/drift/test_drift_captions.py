@@ -6,7 +6,7 @@ from __future__ import annotations
 from docutils import nodes
 
 from paths import ROOTS
-from trtdocs.drift import captions, cpp
+from trtdocs.drift import captions, cpp, gxx
 from trtdocs.notebooks import cxxsdk
 
 SITE = ROOTS / "test-drift-captions"
@@ -31,7 +31,7 @@ def test_listed_and_compiled_blocks_of_the_fixture():
 
 
 def test_the_compiled_sentence_names_the_compiler_the_packages_and_each_stub():
-    done = cpp.Compiled(
+    done = gxx.Compiled(
         "p.md",
         3,
         "int main() {}\n",
@@ -45,11 +45,11 @@ def test_the_compiled_sentence_names_the_compiler_the_packages_and_each_stub():
         "for `<a/b.h>`, which no package the build installs carries "
         "(`docs/_ext/trtdocs/drift/stubs`)."
     )
-    real = cpp.Compiled("p.md", 3, "", "g++ 12.2.0", ("X",), real=("a/b.h", "c.h"))
+    real = gxx.Compiled("p.md", 3, "", "g++ 12.2.0", ("X",), real=("a/b.h", "c.h"))
     assert captions.compiled_text(real).endswith(
         "against X and the real `<a/b.h>` and `<c.h>` from `TRTDOCS_CXX_INCLUDE`."
     )
-    bare = cpp.Compiled("p.md", 3, "", "g++ 12.2.0", ())
+    bare = gxx.Compiled("p.md", 3, "", "g++ 12.2.0", ())
     assert captions.compiled_text(bare).endswith("against the C++ standard library only.")
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from paths import FIXTURES, ROOT
-from trtdocs.drift import cpp, headers, installs
-from trtdocs.drift.blocks import iter_blocks
-from trtdocs.drift.commands import parse_command
+from trtdocs.drift import cpp, gxx, headers, installs
 from trtdocs.features.validate import load as load_features
 from trtdocs.notebooks import cxxsdk
+from trtdocs.pages.blocks import iter_blocks
+from trtdocs.pages.commands import parse_command
 
 TABLE = load_features(ROOT / "docs" / "features.toml")
 
@@ -290,7 +290,7 @@ def test_the_installed_1_4_wheel_ships_tensor_ptr_but_no_module_api():
     }
     assert "executorch/include/executorch/extension/tensor/tensor_ptr.h" in files
     assert not any("/extension/module/" in f for f in files)
-    assert cpp.expected_reason("executorch/extension/module/module.h", cpp.WHEEL_MISSING)
+    assert gxx.expected_reason("executorch/extension/module/module.h", cpp.WHEEL_MISSING)
 
 
 @pytest.mark.network
@@ -347,7 +347,7 @@ def test_a_block_that_compiled_is_not_compiled_again(
     """A stamp per block that compiled (code, flags, include folders, stubs, compiler),
     holding what it read; a failing block leaves none, so it fails on every check."""
     monkeypatch.setenv("TRTDOCS_CACHE_DIR", str(tmp_path))
-    stamps = tmp_path / cpp.PASSED
+    stamps = tmp_path / gxx.PASSED
     first = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"], stubs=True)
     made = sorted(stamps.iterdir())
     assert first.compiled == 5 and len(made) == 5
@@ -358,17 +358,17 @@ def test_a_block_that_compiled_is_not_compiled_again(
     bad = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "bad.md"], stubs=True)
     assert bad.violations and sorted(stamps.iterdir()) == made
     folders = headers.folders(stubs=True)
-    assert cpp.passed_stamp("int main() {}\n", folders) != cpp.passed_stamp(
+    assert gxx.passed_stamp("int main() {}\n", folders) != gxx.passed_stamp(
         "int main() { }\n", folders
     )
-    assert cpp.passed_stamp("int main() {}\n", folders) != cpp.passed_stamp(
+    assert gxx.passed_stamp("int main() {}\n", folders) != gxx.passed_stamp(
         "int main() {}\n", folders[:-1]
     )
 
 
 def test_dependency_lists_are_read_as_g_plus_plus_writes_them():
     deps = "block.o: /tmp/x/block.cpp /usr/include/a\\ b.h \\\n /opt/inc/c.h\n"
-    assert cpp.read_files(deps) == [
+    assert gxx.read_files(deps) == [
         Path("/tmp/x/block.cpp"),
         Path("/usr/include/a b.h"),
         Path("/opt/inc/c.h"),

@@ -7,7 +7,7 @@ import pytest
 
 import paths
 from paths import ROOT
-from trtdocs.drift import evidence
+from trtdocs.drift import claims, evidence
 
 FIXTURES = paths.FIXTURES / "drift-evidence"
 
@@ -50,11 +50,11 @@ def test_planted_bad_entries_and_pages_fail_with_file_and_line():
 
 
 def test_claim_like_units():
-    units = evidence.prose_units(
+    units = claims.prose_units(
         (FIXTURES / "good" / "notebooks" / "page.md").read_text(encoding="utf-8")
     )
-    claims = [(u.line, u.claim()) for u in units if u.claim()]
-    assert claims == [(15, "1.4.1"), (15, "copies"), (18, "not"), (23, "Linux"), (27, "refuses")]
+    found = [(u.line, u.claim()) for u in units if u.claim()]
+    assert found == [(15, "1.4.1"), (15, "copies"), (18, "not"), (23, "Linux"), (27, "refuses")]
     # a sentence across a line break is one unit, whitespace-normalised
     assert "Loading a program copies nothing." in [u.text for u in units]
     plain = {u.text for u in units if not u.claim()}
@@ -76,7 +76,7 @@ def test_claim_like_units():
     ],
 )
 def test_claim_patterns(text, word):
-    assert evidence.Unit(1, text).claim() == word
+    assert claims.Unit(1, text).claim() == word
 
 
 def test_the_real_evidence_files():

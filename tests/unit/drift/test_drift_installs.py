@@ -9,9 +9,9 @@ from packaging.utils import canonicalize_name
 
 from paths import FIXTURES, ROOT
 from trtdocs.drift import installs
-from trtdocs.drift.blocks import page_paths
-from trtdocs.drift.commands import find_commands, parse_command
 from trtdocs.features.validate import load as load_features
+from trtdocs.pages.blocks import page_paths
+from trtdocs.pages.commands import find_commands, parse_command
 
 FIXTURE_TABLE = FIXTURES / "drift-table" / "features.toml"
 REAL_TABLE = ROOT / "docs" / "features.toml"

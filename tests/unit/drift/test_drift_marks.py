@@ -5,7 +5,7 @@ from __future__ import annotations
 import paths
 from paths import ROOT
 from trtdocs.drift import marks
-from trtdocs.drift.blocks import page_paths
+from trtdocs.pages.blocks import page_paths
 
 FIXTURES = paths.FIXTURES / "drift-marks"
 

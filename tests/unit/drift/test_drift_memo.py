@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from paths import ROOT
-from trtdocs.drift import memo, programs, run
+from trtdocs.drift import memo, run
 from trtdocs.drift.memo import PageMemo
+from trtdocs.pages import accesses
 
 TABLE = ROOT / "docs" / "features.toml"
 GUARDS = ("installs", "marks", "programs")  # no griffe load, no compiler: a pure, quick run
@@ -35,13 +36,13 @@ def _guards(
     root: Path, memo_file: Path, counted: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> run.Report:
     """One run with the memo, counting the pages whose files the programs guard read."""
-    real = programs.page_accesses
+    real = accesses.page_accesses
 
     def counting(path: Path, rel: str):  # returns page_accesses' own type
         counted.append(rel)
         return real(path, rel)
 
-    monkeypatch.setattr(programs, "page_accesses", counting)
+    monkeypatch.setattr(accesses, "page_accesses", counting)
     page_memo = PageMemo.open(memo_file, memo.inputs_key(TABLE, "2.14"))
     report = run.run_guards(root, table_path=TABLE, guards=GUARDS, page_memo=page_memo)
     page_memo.save()

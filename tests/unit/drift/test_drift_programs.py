@@ -9,12 +9,13 @@ import pytest
 
 from paths import FIXTURES, ROOT
 from trtdocs.drift import programs
+from trtdocs.pages import accesses
 
 FIXTURE = FIXTURES / "drift-programs"
 
 
 def test_reading_order_is_the_toctree_order_of_index():
-    got = [p.name for p in programs.reading_order(FIXTURE)]
+    got = [p.name for p in accesses.reading_order(FIXTURE)]
     assert got == [
         "index.md",
         "writer.md",
@@ -46,7 +47,7 @@ def test_planted_pages_fail_each_rule_with_page_and_line():
 
 
 def test_what_each_page_writes_and_reads():
-    found, problems = programs.page_accesses(FIXTURE / "writer.md", "writer.md")
+    found, problems = accesses.page_accesses(FIXTURE / "writer.md", "writer.md")
     assert problems == []
     got = {(a.root, a.path, a.write) for a in found if a.path}
     assert got == {
@@ -54,7 +55,7 @@ def test_what_each_page_writes_and_reads():
         ("temp", "scratch/scratch.pte", True),
         ("programs", "a.pte", False),
     }
-    found, _ = programs.page_accesses(FIXTURE / "late-writer.md", "late-writer.md")
+    found, _ = accesses.page_accesses(FIXTURE / "late-writer.md", "late-writer.md")
     assert {(a.root, a.path, a.write) for a in found} == {
         ("programs", "", True),
         ("cwd", "build/model.pte", False),
@@ -78,7 +79,7 @@ def test_what_each_page_writes_and_reads():
     ],
 )
 def test_shell_words(command, expected):
-    assert [(a.root, a.path, a.write) for a in programs.shell_accesses(1, command)] == expected
+    assert [(a.root, a.path, a.write) for a in accesses.shell_accesses(1, command)] == expected
 
 
 def test_real_pages():
@@ -92,7 +93,7 @@ def test_a_session_block_reads_only_its_prompt_lines(tmp_path: Path, language: s
     page.write_text(
         f"# Session\n\n```{language}\n$ ./run programs/m.pte\nwrote programs/out.txt\n```\n"
     )
-    found, problems = programs.page_accesses(page, "session.md")
+    found, problems = accesses.page_accesses(page, "session.md")
     assert problems == []
     # the output line names a file, but it is not a command
     assert {(a.root, a.path, a.write) for a in found} == {

@@ -8,8 +8,8 @@ import pytest
 
 from paths import ROOT
 from trtdocs.drift import pypi
-from trtdocs.drift.commands import parse_command
 from trtdocs.features.validate import load as load_features
+from trtdocs.pages.commands import parse_command
 
 REAL_TABLE = ROOT / "docs" / "features.toml"
 

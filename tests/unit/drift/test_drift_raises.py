@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from paths import ROOT
-from trtdocs.drift import evidence, raises
+from trtdocs.drift import evidence, raises, raisesites
 
 REGISTER = ROOT / raises.REGISTER
 # Where upstream sources can be read: "owner/name=<git dir>" entries, os.pathsep apart.
@@ -148,16 +148,16 @@ class C:
 
 raise ImportError("at import")
 """
-    got = [(s.function, s.starts, s.text.split("(")[0]) for s in raises.sites(source)]
+    got = [(s.function, s.starts, s.text.split("(")[0]) for s in raisesites.sites(source)]
     assert got == [
         ("outer.inner", True, "raise ValueError"),
         ("outer", False, "raise error"),
         ("outer", False, "raise"),
         ("outer", False, 'assert x, "checked"'),
         ("C.m", True, "raise RuntimeError"),
-        (raises.MODULE, True, "raise ImportError"),
+        (raisesites.MODULE, True, "raise ImportError"),
     ]
-    assert raises.suggest(raises.sites(source)[4]) == "bad"
+    assert raisesites.suggest(raisesites.sites(source)[4]) == "bad"
 
 
 def test_the_evidence_guard_takes_the_register_as_its_own_not_a_page(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ import pytest
 
 from paths import ROOT
 from trtdocs.drift import installs, resolve, resolved
-from trtdocs.drift.commands import find_commands
 from trtdocs.features.validate import load as load_features
+from trtdocs.pages.commands import find_commands
 
 REAL_TABLE = ROOT / "docs" / "features.toml"
 

@@ -15,8 +15,8 @@ import pytest
 
 from paths import ROOT
 from trtdocs.drift import resolve, resolved
-from trtdocs.drift.commands import parse_command
 from trtdocs.features.validate import load as load_features
+from trtdocs.pages.commands import parse_command
 
 REAL_TABLE = ROOT / "docs" / "features.toml"
 DAY = "2026-12-04"

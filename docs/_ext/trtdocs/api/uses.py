@@ -17,7 +17,7 @@ from typing import Protocol
 
 import griffe
 
-from ..cells import parse_cell
+from ..pages.cells import parse_cell
 from .index import Missing, Unknown
 
 

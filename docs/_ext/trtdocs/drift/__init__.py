@@ -2,7 +2,8 @@
 checked against the packages they name and the features table
 (:mod:`trtdocs.features.model`, the one model of ``docs/features.toml``).
 
-* :mod:`.installs`: install commands in the pages (found and parsed by :mod:`.commands`),
+* :mod:`.installs`: install commands in the pages (found and parsed by
+  :mod:`trtdocs.pages.commands`),
   rules in one frozen table, and the commands the site generates;
 * :mod:`.pypi`: the documented release's requirements resolved against PyPI's metadata;
 * :mod:`.resolve`, :mod:`.resolved`: every install command on the pages resolved by pip's
@@ -22,29 +23,11 @@ checked against the packages they name and the features table
 * :mod:`.sphinx`: a build hook that reports every violation as a warning with file and line;
 * :mod:`.memo`: what the hook's guards remember between builds (each page's findings).
 
-Every guard returns :class:`Violation` objects; ``python -m trtdocs.drift`` prints them.
+The guards read the pages through :mod:`trtdocs.pages` and return its
+:class:`~trtdocs.pages.Violation` objects; ``python -m trtdocs.drift`` prints them.
 """
 
 from __future__ import annotations
-
-import dataclasses
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Violation:
-    """One place where a page disagrees with the packages."""
-
-    path: str  # page path, relative to the project root where possible
-    line: int  # 1-based line in that page
-    rule: str  # rule id (each guard keeps its rules in a frozen table)
-    message: str  # what is wrong, in words
-    cell: int | None = None  # 1-based code-cell number in a notebook, when it applies
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}"
-        if self.cell is not None:
-            where += f" (cell {self.cell})"
-        return f"{where}: [{self.rule}] {self.message}"
 
 
 def setup(app):  # Sphinx's entry point: .sphinx.setup

@@ -33,12 +33,12 @@ from packaging.version import Version
 
 from ..api.index import ApiIndex
 from ..api.uses import CellChecker
-from ..cells import parse_cell
 from ..notebooks.frontmatter import front_matter_problem
 from ..notebooks.requirements import FeatureResolver
+from ..pages import Violation
+from ..pages.blocks import iter_blocks
+from ..pages.cells import parse_cell
 from ..vocab import API_PACKAGES, FEATURE_PREFIX, PACKAGES, PYTHON_LANGUAGES, RequirementError
-from . import Violation
-from .blocks import iter_blocks
 
 RULES: Mapping[str, str] = MappingProxyType(
     {

@@ -1,9 +1,9 @@
 """A line under each C++ block: what the build compiled it against, or why not.
 
 The C++ guard (:mod:`.cpp`) compiles every C++ block and reports, for each, the
-headers it read (:class:`~.cpp.Compiled`: ExecuTorch's package, CUDA's headers,
+headers it read (:class:`~.gxx.Compiled`: ExecuTorch's package, CUDA's headers,
 real headers named in ``TRTDOCS_CXX_INCLUDE``, declaration stubs) or why it was
-not compiled (:class:`~.cpp.Listed`: a fragment, a release no package ships). The
+not compiled (:class:`~.gxx.Listed`: a fragment, a release no package ships). The
 page says so under the block, from that report, so a reader sees what was checked
 of each block, every stub it leaned on is named, and the words cannot drift from
 the guard's.
@@ -32,7 +32,8 @@ from sphinx.util import logging
 
 from .. import state
 from ..output.inline import inline
-from .cpp import Compiled, Listed
+from ..pages.blocks import normal, shown_code
+from .gxx import Compiled, Listed
 from .headers import EXTRA_INCLUDE_ENV, STUBS_WORDS
 
 if TYPE_CHECKING:
@@ -132,9 +133,8 @@ def by_page(
 
 def _updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """At env-updated: keep this build's captions; return the pages whose captions changed."""
-    from .sphinx import current_report
-
-    report = current_report(app)
+    run = state.of(env).drift_run
+    report = run.result() if run is not None else None
     new = (
         by_page(report.uncompiled, report.compiled, Path(app.srcdir), env)
         if report is not None
@@ -147,19 +147,6 @@ def _updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return sorted(changed & env.all_docs.keys())
 
 
-def shown_code(block: nodes.literal_block) -> str:
-    """A code block's text as the guard saw it: a ``%%writefile`` cell without its magic line."""
-    lines = block.astext().strip("\n").splitlines()
-    if lines and lines[0].startswith("%%writefile"):
-        lines = lines[1:]
-    return "\n".join(line.rstrip() for line in lines).strip("\n")
-
-
-def normal(code: str) -> str:
-    """Code as the guard and the page both show it: no trailing blanks, no blank edges."""
-    return "\n".join(line.rstrip() for line in code.strip("\n").splitlines())
-
-
 def place(doctree: nodes.document, entries: Iterable[Caption]) -> list[str]:
     """Put each caption after its block; return the captions whose block was not found."""
     blocks = list(doctree.findall(nodes.literal_block))
@@ -167,7 +154,9 @@ def place(doctree: nodes.document, entries: Iterable[Caption]) -> list[str]:
     lost = []
     for code, kind, text in entries:
         want = normal(code)
-        found = next((b for b in blocks if id(b) not in used and shown_code(b) == want), None)
+        found = next(
+            (b for b in blocks if id(b) not in used and shown_code(b.astext()) == want), None
+        )
         if found is None:
             lost.append(text)
             continue

@@ -1,4 +1,4 @@
-"""Install commands in the guide (found and parsed by :mod:`.commands`), checked
+"""Install commands in the guide (found and parsed by :mod:`trtdocs.pages.commands`), checked
 against the features table and the installed packages' metadata; and the
 check of the commands the site generates. Every rule lives in :data:`RULES`.
 
@@ -35,13 +35,13 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 from ..features.model import FeaturesTable as Table
-from ..features.model import Release, normalize_url
+from ..features.releases import Release, normalize_url
 from ..notebooks import cxxsdk
+from ..pages import Violation
+from ..pages.blocks import PAGE_GLOBS, page_paths
+from ..pages.commands import EXPORT_ONLY_MARK, InstallCommand, find_commands, parse_command
 from ..vocab import FAMILY as VOCAB_FAMILY
 from ..vocab import PYPI_SIMPLE, RUNTIME, TORCH_TENSORRT, UV_INDEX_STRATEGY
-from . import Violation
-from .blocks import PAGE_GLOBS, page_paths
-from .commands import EXPORT_ONLY_MARK, InstallCommand, find_commands, parse_command
 
 # Rule id -> what it requires. Violations carry the id.
 RULES: Mapping[str, str] = MappingProxyType(

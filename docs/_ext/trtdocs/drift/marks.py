@@ -17,8 +17,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from . import Violation, commands, cpp
-from .blocks import CODE_DIRECTIVES, iter_blocks, marks_above
+from ..pages import Violation, commands
+from ..pages.blocks import CODE_DIRECTIVES, iter_blocks, marks_above
+from . import cpp
 
 RULES: Mapping[str, str] = MappingProxyType(
     {

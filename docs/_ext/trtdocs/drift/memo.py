@@ -35,8 +35,8 @@ from typing import Any
 
 from ..api import model as api_model
 from ..notebooks import cxxsdk
+from ..pages.blocks import page_paths
 from ..vocab import FAMILY
-from .blocks import page_paths
 from .headers import EXTRA_INCLUDE_ENV, STUBS_ENV, include_dirs, stubs_digest
 
 PACKAGE = Path(__file__).resolve().parents[1]  # trtdocs: the guards and the code they call

@@ -19,7 +19,7 @@ import griffe
 
 from ..api.index import ApiIndex
 from ..api.model import defined_in
-from . import Violation
+from ..pages import Violation
 
 SAVE = "torch_tensorrt._compile.save"
 RULE = "save-options"

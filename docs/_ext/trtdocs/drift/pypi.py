@@ -25,7 +25,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name, parse_sdist_filename, parse_wheel_filename
 from packaging.version import Version
 
-from ..features.model import Release
+from ..features.releases import Release
 from ..vocab import TORCH_TENSORRT
 
 if TYPE_CHECKING:

@@ -24,23 +24,23 @@ calls and options, and where the guide names each one (issue 27).
   ``left_out`` with the reason.
 
 :func:`check` reads the installed files through ``importlib.metadata`` of
-this interpreter (nothing is imported) and returns :class:`Violation` objects
+this interpreter (nothing is imported; :mod:`.raisesites` finds their
+raise statements) and returns :class:`Violation` objects
 with the register's line. Pure: no Sphinx.
 """
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
-from importlib import metadata
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from . import Violation
+from ..pages import Violation
+from .raisesites import MODULE, Site, defines, installed_file, sites_of, suggest
 
 REGISTER = "docs/evidence/failures.toml"
 ERRORS = "docs/data/errors.toml"
@@ -52,7 +52,6 @@ FAILURE_KEYS = frozenset(
 )
 SITE_KEYS = frozenset({"dist", "path", "function", "fragment"})
 UPSTREAM_KEYS = frozenset({"repo", "commit", "path", "function", "fragment"})
-MODULE = "<module>"  # the function name of module-level code
 RULES: Mapping[str, str] = MappingProxyType(
     {
         "failures-toml": "the register is valid TOML",
@@ -69,69 +68,9 @@ _WS = re.compile(r"\s+")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Site:
-    """A raise or assert statement of an installed Python file."""
-
-    function: str  # qualified name, MODULE for module code
-    line: int
-    text: str  # the statement's source
-    starts: bool  # it starts an error (not a re-raise of a caught one)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
 class Entry:
     line: int  # the register line of its table header
     data: dict[str, Any]
-
-
-def sites(source: str) -> list[Site]:
-    """Every raise and assert of a Python source, with the function it is in."""
-    tree = ast.parse(source)
-    lines = source.splitlines(keepends=True)
-    found: list[Site] = []
-
-    def segment(node: ast.stmt) -> str:  # ast.get_source_segment splits the source on every call
-        end = node.end_lineno or node.lineno
-        text = "".join(lines[node.lineno - 1 : end])
-        return text[node.col_offset : len(text) - len(lines[end - 1]) + (node.end_col_offset or 0)]
-
-    def visit(node: ast.AST, scope: list[str], caught: frozenset[str]) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                visit(child, [*scope, child.name], frozenset())
-                continue
-            inner = (
-                caught | {child.name}
-                if isinstance(child, ast.ExceptHandler) and child.name
-                else caught
-            )
-            if isinstance(child, (ast.Raise, ast.Assert)):
-                exc = child.exc if isinstance(child, ast.Raise) else None
-                rethrow = isinstance(child, ast.Raise) and (
-                    exc is None or (isinstance(exc, ast.Name) and exc.id in caught)
-                )
-                found.append(
-                    Site(
-                        ".".join(scope) or MODULE,
-                        child.lineno,
-                        segment(child),
-                        isinstance(child, ast.Raise) and not rethrow,
-                    )
-                )
-            visit(child, scope, inner)
-
-    visit(tree, [], frozenset())
-    return found
-
-
-def suggest(site: Site) -> str:
-    """A fragment for a new entry: the longest piece of a string literal in the statement."""
-    pieces = [
-        p
-        for lit in re.findall(r'"((?:[^"\\\n]|\\.)*)"', site.text)
-        for p in re.split(r"\{[^}]*\}", lit)
-    ]
-    return max(pieces, key=len, default=site.text.splitlines()[0]).strip()[:72]
 
 
 def _headers(raw: str) -> dict[str, list[int]]:
@@ -213,35 +152,6 @@ def _shape(kind: str, item: object, keys: frozenset[str]) -> str | None:
     return None
 
 
-def _installed(
-    dist: str, versions: dict[str, tuple[str, metadata.Distribution] | None]
-) -> tuple[str, metadata.Distribution] | None:
-    name = dist.split("==")[0]
-    if name not in versions:
-        try:
-            found = metadata.distribution(name)
-            versions[name] = (found.version, found)
-        except metadata.PackageNotFoundError:
-            versions[name] = None
-    return versions[name]
-
-
-def _file(dist: str, path: str, versions: dict[str, Any]) -> tuple[Path | None, str | None]:
-    """The installed file, or why it cannot be read."""
-    if "==" not in dist:
-        return None, f"dist {dist!r} must be name==version"
-    got = _installed(dist, versions)
-    if got is None:
-        return None, f"{dist.split('==')[0]} is not installed"
-    if got[0] != dist.split("==")[1]:
-        return (
-            None,
-            f"the register is for {dist}, {got[0]} is installed: list its raise sites again",
-        )
-    file = Path(str(got[1].locate_file(path)))
-    return (file, None) if file.is_file() else (None, f"{path} is not in the installed {dist}")
-
-
 def _pages(root: Path, rel: str, cache: dict[str, str | None]) -> str | None:
     if rel not in cache:
         page = root / rel
@@ -291,7 +201,7 @@ def check(root: Path, register: str = REGISTER) -> list[Violation]:
         site = entry.data.get("site")
         if site is None:
             continue  # a silent error return of compiled code: upstream names it (tests check it there)
-        file, why = _file(site["dist"], site["path"], versions)
+        file, why = installed_file(site["dist"], site["path"], versions)
         if file is None:
             rule = "failures-version" if "is installed" in (why or "") else "failures-site"
             violations.append(Violation(register, entry.line, rule, str(why)))
@@ -308,7 +218,7 @@ def check(root: Path, register: str = REGISTER) -> list[Violation]:
                     )
                 )
             continue
-        found = _sites_of(file, parsed)
+        found = sites_of(file, parsed)
         hits = [
             s for s in found if s.function == site.get("function") and site["fragment"] in s.text
         ]
@@ -377,7 +287,7 @@ def _check_scope(
     covered: dict[tuple[Path, int], bool],
 ) -> Iterator[Violation]:
     data = scope.data
-    file, why = _file(data["dist"], data["path"], versions)
+    file, why = installed_file(data["dist"], data["path"], versions)
     if file is None:
         yield Violation(
             register,
@@ -386,10 +296,10 @@ def _check_scope(
             str(why),
         )
         return
-    found = _sites_of(file, parsed)
+    found = sites_of(file, parsed)
     names = {s.function for s in found} | {MODULE}
     for func in data["functions"]:
-        if func not in names and not _defines(file, func):
+        if func not in names and not defines(file, func):
             yield Violation(
                 register, scope.line, "failures-scope", f"{data['path']} has no function {func!r}"
             )
@@ -403,25 +313,3 @@ def _check_scope(
                 f"{_WS.sub(' ', s.text)[:100]!r}; add a [[failure]] with fragment "
                 f"{suggest(s)!r}",
             )
-
-
-def _sites_of(file: Path, parsed: dict[Path, list[Site]]) -> list[Site]:
-    if file not in parsed:
-        parsed[file] = sites(file.read_text(encoding="utf-8"))
-    return parsed[file]
-
-
-def _defines(file: Path, qualname: str) -> bool:
-    """Whether ``file`` defines ``qualname`` (a function without a raise is still in scope)."""
-    tree = ast.parse(file.read_text(encoding="utf-8"))
-
-    def walk(node: ast.AST, prefix: str) -> Iterator[str]:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                name = f"{prefix}{child.name}"
-                yield name
-                yield from walk(child, f"{name}.")
-            else:
-                yield from walk(child, prefix)
-
-    return qualname in set(walk(tree, ""))

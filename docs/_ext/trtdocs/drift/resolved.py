@@ -3,7 +3,7 @@
 table's pins (:mod:`trtdocs.features.model`).
 
 A page's commands are its shell blocks' install commands (found by
-:mod:`.commands`) and the commands its ``{install-command}`` blocks print, for
+:mod:`trtdocs.pages.commands`) and the commands its ``{install-command}`` blocks print, for
 the release, installer and platform each names. A command installs the release
 :func:`.installs.target_release` finds for it. Every rule lives in :data:`RULES`.
 A command whose index (or a host its resolution downloads from) does not
@@ -40,10 +40,10 @@ from packaging.version import InvalidVersion, Version
 
 from ..features.model import FeaturesTable as Table
 from ..notebooks import cxxsdk
+from ..pages import Violation
+from ..pages.blocks import iter_blocks
+from ..pages.commands import InstallCommand, find_commands, parse_command
 from ..vocab import EXECUTORCH, FAMILY, TORCH_TENSORRT
-from . import Violation
-from .blocks import iter_blocks
-from .commands import InstallCommand, find_commands, parse_command
 from .installs import target_release
 from .resolve import (
     FAILED,

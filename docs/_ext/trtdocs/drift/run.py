@@ -13,11 +13,13 @@ from ..api.index import ApiIndex
 from ..features.model import FeaturesTable
 from ..features.validate import DEFAULT_FILE
 from ..features.validate import load as load_features
+from ..pages import Violation, accesses
+from ..pages.blocks import page_paths
 from . import (
-    Violation,
     api,
     cpp,
     evidence,
+    gxx,
     installs,
     marks,
     memo,
@@ -26,7 +28,6 @@ from . import (
     raises,
     resolved,
 )
-from .blocks import page_paths
 from .memo import PageMemo
 
 # the offline guards; the PyPI check runs in tests/CLI only
@@ -43,13 +44,13 @@ class Report:
     notes: tuple[str, ...]  # not errors: gated API findings, C++ blocks not compiled and why
     _: dataclasses.KW_ONLY  # what the guards add by name: two merges once shifted a positional one
     uncompiled: tuple[
-        cpp.Listed, ...
+        gxx.Listed, ...
     ] = ()  # the C++ blocks not compiled (captioned on their pages)
     resolved: tuple[
         resolved.Claim, ...
     ] = ()  # each install command's resolution (in its page's banner)
     compiled: tuple[
-        cpp.Compiled, ...
+        gxx.Compiled, ...
     ] = ()  # the C++ blocks compiled, with what they read (captioned too)
 
 
@@ -67,15 +68,15 @@ def report_from_json(data: dict[str, Any]) -> Report:
     return Report(
         tuple(Violation(**v) for v in data["violations"]),
         tuple(data["notes"]),
-        uncompiled=tuple(cpp.Listed(**item) for item in data.get("uncompiled", ())),
+        uncompiled=tuple(gxx.Listed(**item) for item in data.get("uncompiled", ())),
         resolved=tuple(resolved.Claim(**claim) for claim in data.get("resolved", ())),
         compiled=tuple(_compiled(item) for item in data.get("compiled", ())),
     )
 
 
-def _compiled(item: dict[str, Any]) -> cpp.Compiled:
+def _compiled(item: dict[str, Any]) -> gxx.Compiled:
     lists = {k: tuple(item[k]) for k in ("against", "real", "stubs")}
-    return cpp.Compiled(**{**item, **lists})
+    return gxx.Compiled(**{**item, **lists})
 
 
 PAGE_GUARDS = ("installs", "api", "cpp", "marks")  # findings of one page each: memoised per page
@@ -122,7 +123,7 @@ def _page_findings(
 
 def _by_page(report: Report, rels: list[str]) -> dict[str, Report] | None:
     """``report`` split by page; None when a finding names no page of ``rels``."""
-    parts: dict[str, tuple[list[Violation], list[str], list[cpp.Listed], list[cpp.Compiled]]] = {
+    parts: dict[str, tuple[list[Violation], list[str], list[gxx.Listed], list[gxx.Compiled]]] = {
         r: ([], [], [], []) for r in rels
     }
     for v in report.violations:
@@ -206,17 +207,17 @@ def _remembered(
 
 
 def _accesses_of(page_memo: PageMemo | None) -> programs.Accesses:
-    """:func:`.programs.page_accesses`, through ``page_memo``."""
+    """:func:`trtdocs.pages.accesses.page_accesses`, through ``page_memo``."""
     if page_memo is None:
-        return programs.page_accesses
+        return accesses.page_accesses
 
-    def accesses_of(path: Path, rel: str) -> tuple[list[programs.Access], list[Violation]]:
+    def accesses_of(path: Path, rel: str) -> tuple[list[accesses.Access], list[Violation]]:
         digest = memo.text_digest(path)
         if (kept := page_memo.get("accesses", rel, digest)) is not None:
-            return [programs.Access(**a) for a in kept["accesses"]], [
+            return [accesses.Access(**a) for a in kept["accesses"]], [
                 Violation(**v) for v in kept["problems"]
             ]
-        found, problems = programs.page_accesses(path, rel)
+        found, problems = accesses.page_accesses(path, rel)
         page_memo.put(
             "accesses",
             rel,
@@ -267,9 +268,9 @@ def run_guards(
     pages = page_paths(root)
     violations: list[Violation] = []
     notes: list[str] = []
-    uncompiled: list[cpp.Listed] = []
+    uncompiled: list[gxx.Listed] = []
     claims: list[resolved.Claim] = []
-    compiled: list[cpp.Compiled] = []
+    compiled: list[gxx.Compiled] = []
     for guard in guards:
         if guard in PAGE_GUARDS:
             part = _page_guard(guard, root, pages, features, api_index, installed, page_memo)
@@ -306,7 +307,7 @@ def run_guards(
                 violations += _remembered(
                     page_memo, "options", SAVE_OPTIONS, [save_options], check_options
                 )
-        elif guard == "programs" and (root / programs.INDEX).is_file():
+        elif guard == "programs" and (root / accesses.INDEX).is_file():
             violations += programs.check(root, accesses_of=_accesses_of(page_memo))
         elif guard == "evidence":
 

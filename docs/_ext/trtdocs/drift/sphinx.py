@@ -23,20 +23,19 @@ API guard's child process loads the API model from its disk cache
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from .. import config, state
 from ..features.sphinx import table
 from . import evidence, headers, installs, memo, raises, resolve, resolved
-from .run import SAVE_OPTIONS, Report, report_from_json
+from .child import GuardRun, cached
+from .run import SAVE_OPTIONS
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -81,47 +80,6 @@ def resolve_cache(app: Sphinx) -> Path:
     return Path(app.confdir, where) if where else Path(app.outdir).parent / "trtdocs" / "resolve"
 
 
-def _cached(cache: Path, key: str) -> Report | None:
-    try:
-        data = json.loads(cache.read_text(encoding="utf-8"))
-        if data.get("key") == key:
-            return report_from_json(data)
-    except (OSError, ValueError, TypeError, KeyError):
-        pass  # missing or unreadable: run the guards again
-    return None
-
-
-@dataclasses.dataclass(slots=True)
-class _Run:
-    """The guards of one build: a cached report, or a child process running them."""
-
-    cache: Path  # <outdir>/../trtdocs/drift.json
-    key: str  # _cache_key of this build
-    report: Report | None = None  # from the cache
-    process: subprocess.Popen[str] | None = None  # python -m trtdocs.drift --json
-
-    def result(self) -> Report:
-        """The report: from the cache, or from the child process (waited for once)."""
-        if self.report is not None:
-            return self.report
-        assert self.process is not None
-        out, err = self.process.communicate()
-        if self.process.returncode not in (0, 1) or not out.strip():
-            raise ExtensionError(
-                f"the drift guards failed (exit {self.process.returncode}):\n{err}"
-            )
-        data = json.loads(out.strip().splitlines()[-1])
-        self.cache.parent.mkdir(parents=True, exist_ok=True)
-        self.cache.write_text(json.dumps({"key": self.key, **data}, indent=1), encoding="utf-8")
-        self.report = report_from_json(data)
-        return self.report
-
-
-# The guards of each running build, by app: a process handle cannot live in the
-# pickled environment.
-_RUNNING: dict[int, _Run] = {}
-
-
 def _start(app: Sphinx) -> None:
     """At builder-inited: reuse the cached report, or start the guards in a child
     process. Loading the packages with griffe takes seconds, which overlap with
@@ -132,10 +90,10 @@ def _start(app: Sphinx) -> None:
         return
     root = Path(app.srcdir)
     features = table(app)
-    run = _Run(
+    run = GuardRun(
         Path(app.outdir).parent / "trtdocs" / "drift.json", _cache_key(root, features, settings)
     )
-    run.report = _cached(run.cache, run.key)
+    run.report = cached(run.cache, run.key)
     if run.report is None:
         package_root = Path(__file__).resolve().parents[2]  # docs/_ext
         env = dict(
@@ -168,18 +126,13 @@ def _start(app: Sphinx) -> None:
             text=True,
             env=env,
         )
-    _RUNNING[id(app)] = run
-
-
-def current_report(app: Sphinx) -> Report | None:
-    """The guards' report of this build (waits for them), or None when they do not run."""
-    run = _RUNNING.get(id(app))
-    return run.result() if run is not None else None
+    state.of(app.env).drift_run = run
 
 
 def _report(app: Sphinx, exc: Exception | None) -> None:
     """At build-finished: every violation is a warning with its page and line."""
-    run = _RUNNING.pop(id(app), None)
+    build = state.of(app.env)
+    run, build.drift_run = build.drift_run, None
     if run is None or exc is not None:
         return
     root = Path(app.srcdir)
@@ -224,7 +177,8 @@ def _report(app: Sphinx, exc: Exception | None) -> None:
 def _claims_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """At env-updated: keep each page's install resolutions for its banner; return the
     pages whose resolutions changed, so that Sphinx writes them again."""
-    report = current_report(app)
+    run = state.of(env).drift_run
+    report = run.result() if run is not None else None
     by_page: dict[str, list[resolved.Claim]] = {}
     for claim in report.resolved if report is not None else ():
         docname = env.path2doc(str(Path(app.srcdir) / claim.path))

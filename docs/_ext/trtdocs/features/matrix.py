@@ -22,8 +22,9 @@ from sphinx.util.docutils import SphinxDirective
 from ..output import folding
 from ..output.inline import inline
 from ..vocab import PINS, PLATFORMS, STATES, STATUSES
-from .model import PIN_KEYS, Feature, FeaturesTable, Release, cell_source
+from .model import Feature, FeaturesTable, cell_source
 from .nodes import table_of
+from .releases import PIN_KEYS, Release
 from .sources import Source
 from .words import plain
 

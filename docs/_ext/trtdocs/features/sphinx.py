@@ -22,6 +22,7 @@ from .validate import FeaturesError, line_of, load
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
+    from sphinx.config import Config
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
@@ -43,6 +44,23 @@ def table(app: Sphinx) -> FeaturesTable:
         except FeaturesError as exc:
             raise ConfigError(str(exc)) from None
     return build.features
+
+
+def _version(app: Sphinx, conf: Config) -> None:
+    """At config-inited: where conf.py sets no ``version``/``release``, they are the documented
+    release's (objects.inv carries them, so another project's intersphinx knows what it links
+    to). Set here, before the saved environment is compared with this build's config."""
+    if conf.version and conf.release:
+        return
+    settings = config.of(conf)
+    try:
+        documented = load(
+            Path(app.confdir) / settings.features_file, settings.documented_release or None
+        ).documented_release
+    except FeaturesError as exc:
+        raise ConfigError(str(exc)) from None
+    conf.version = conf.version or documented.key
+    conf.release = conf.release or documented.version or documented.key
 
 
 def _load(app: Sphinx) -> None:
@@ -160,6 +178,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("trtdocs.config")
     app.setup_extension("trtdocs.state")
     app.setup_extension("trtdocs.output.folding")  # the matrix folds each feature's sources
+    app.connect("config-inited", _version)
     app.connect("builder-inited", _load)
     app.connect("env-check-consistency", check_references)
     app.connect("env-check-consistency", check_runs)

@@ -28,13 +28,13 @@ from ..vocab import (
     NIGHTLY,
     PIN_FIELDS,
     PINS,
-    PLATFORMS,
     STATES,
     STATES_BEFORE_SINCE,
     STATUSES,
 )
-from .model import KINDS, Cell, Feature, FeaturesTable, Install, PinSource, Release
-from .sources import CODE, KINDS as SOURCE_KINDS, RUNS, Source, SourceError, parse
+from .fields import FeaturesError, Fields
+from .model import KINDS, Cell, Feature, FeaturesTable
+from .releases import Install, PinSource, Release
 
 DEFAULT_FILE = "docs/features.toml"
 _TOP_KEYS = frozenset({"documented", "releases", "features"})
@@ -48,10 +48,6 @@ _FEATURE_KEYS = frozenset(
 _CELL_KEYS = frozenset({"state", "sources", "remark"})
 _PIN_KEYS = frozenset({"spec", "metadata", "field"})
 _ID = re.compile(r"[a-z0-9][a-z0-9.-]*\Z")
-
-
-class FeaturesError(ValueError):
-    """A problem in the features table; the message names the file and entry."""
 
 
 def load(path: str | Path, documented: str | None = None) -> FeaturesTable:
@@ -68,93 +64,8 @@ def load(path: str | Path, documented: str | None = None) -> FeaturesTable:
     return _Validator(path).table(data, documented)
 
 
-class _Validator:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def fail(self, entry: str, problem: str) -> FeaturesError:
-        return FeaturesError(f"{self.path}: {entry}: {problem}")
-
-    def keys(
-        self, entry: str, data: object, allowed: frozenset[str], required: frozenset[str]
-    ) -> dict:
-        if not isinstance(data, dict):
-            raise self.fail(entry, f"must be a table, not {data!r}")
-        unknown = sorted(set(data) - allowed)
-        if unknown:
-            raise self.fail(entry, f"unknown key {unknown[0]!r}; allowed: {sorted(allowed)}")
-        missing = sorted(required - set(data))
-        if missing:
-            raise self.fail(entry, f"missing key {missing[0]!r}")
-        return data
-
-    def string(self, entry: str, value: object, *, empty: bool = True) -> str:
-        if not isinstance(value, str) or (not empty and not value.strip()):
-            raise self.fail(
-                entry, f"must be a {'' if empty else 'non-empty '}string, not {value!r}"
-            )
-        return value
-
-    def strings(self, entry: str, value: object) -> tuple[str, ...]:
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise self.fail(entry, f"must be a list of strings, not {value!r}")
-        return tuple(value)
-
-    def note(self, entry: str, value: object) -> str:
-        note = self.string(entry, value, empty=False)
-        if note.count("`") % 2:
-            raise self.fail(entry, "has an unclosed `code` span")
-        if "\n" in note:
-            raise self.fail(entry, "must be one line")
-        return note
-
-    def sources(self, entry: str, value: object) -> tuple[Source, ...]:
-        """A list of sources (:mod:`.sources`), each one a reader can open."""
-        if not isinstance(value, list):
-            raise self.fail(
-                entry,
-                f'must be a list of sources ([{{ pr = "owner/repo#1", shows = "..." }}]), '
-                f"not {value!r}",
-            )
-        out = []
-        for i, raw in enumerate(value):
-            try:
-                out.append(parse(raw))
-            except SourceError as exc:
-                raise self.fail(f"{entry}[{i}]", str(exc)) from None
-        return tuple(out)
-
-    def nonempty_sources(self, entry: str, value: object) -> tuple[Source, ...]:
-        sources = self.sources(entry, value)
-        if not sources:
-            raise self.fail(entry, "must name at least one source")
-        return sources
-
-    def evidence(self, entry: str, state: str, sources: tuple[Source, ...]) -> None:
-        """The cell's sources show what its state needs (vocab.STATES)."""
-        needed = STATES[state].evidence
-        if not needed or any(s.kind in _EVIDENCE[needed] for s in sources):
-            return
-        if not sources:
-            raise self.fail(entry, f"state {state!r} needs its sources: {STATES[state].needs}")
-        named = ", ".join(sorted({s.kind for s in sources}))
-        lesser = "; say 'in-code' or 'described' for what they show" if state == "yes" else ""
-        raise self.fail(
-            entry,
-            f"state {state!r} means {STATES[state].needs}, but its sources ({named}) show "
-            f"none of that: it needs a source of kind {_kinds(_EVIDENCE[needed])}{lesser}",
-        )
-
-    def platform_list(self, entry: str, value: object) -> tuple[str, ...]:
-        platforms = self.strings(entry, value)
-        if not platforms:
-            raise self.fail(entry, "must name at least one platform")
-        for p in platforms:
-            if p not in PLATFORMS:
-                raise self.fail(entry, f"unknown platform {p!r}; known: {sorted(PLATFORMS)}")
-        if len(set(platforms)) != len(platforms):
-            raise self.fail(entry, "names a platform twice")
-        return platforms
+class _Validator(Fields):
+    """The table's entries, each read with :class:`~.fields.Fields`' checks."""
 
     def table(self, data: dict[str, Any], documented: str | None) -> FeaturesTable:
         self.keys("top level", data, _TOP_KEYS, _TOP_KEYS)
@@ -423,13 +334,6 @@ class _Validator:
 
 # How an in-code cell's remark begins: it names the run that is missing (words.state_words).
 IN_CODE_REMARK = "no "
-
-# What each kind of evidence a state needs is met by (vocab.State.evidence).
-_EVIDENCE = {"run": RUNS, "code": CODE, "any": frozenset(SOURCE_KINDS)}
-
-
-def _kinds(names: frozenset[str]) -> str:
-    return ", ".join(f"{k} ({SOURCE_KINDS[k].split(',')[0]})" for k in sorted(names))
 
 
 def line_of(path: Path, feature_id: str) -> int:

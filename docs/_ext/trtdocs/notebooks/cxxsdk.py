@@ -129,8 +129,8 @@ def pairing(exported: str | None, runtime: str | None) -> dict[str, object]:
     }
 
 
-def export_prefix() -> None:
-    """Give the notebooks' kernels the package folder, unless the caller chose one."""
+def kernel_env() -> dict[str, str]:
+    """What the notebooks' kernels need to find the package: ``$EXECUTORCH_CXX_PREFIX``,
+    the folder :func:`prefix` found (the caller's choice first); empty when none."""
     where = prefix()
-    if where is not None:
-        os.environ.setdefault(PREFIX_ENV, str(where))
+    return {PREFIX_ENV: str(where)} if where is not None else {}

@@ -21,10 +21,11 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import logging
+import os
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 import nbformat
@@ -49,6 +50,8 @@ class Job:
     weight: float = 60.0  # expected seconds (its last run's), for the start order
     read: bool = True  # whether this build reads its page (else it runs for the files it writes)
     inputs: tuple[Path, ...] = ()  # the files its front matter's `inputs:` names, copied in by name
+    # variables its kernel gets on top of this process's environment (cxxsdk.kernel_env)
+    env: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,6 +183,7 @@ def run_one(job: Job, run_dir: Path, cache_path: Path) -> Outcome:
             allow_errors=job.allow_errors,
             meta_override=True,
             log=_QUIET,
+            kernel_manager_class=_kernels(job.env),
         )
         error = result.err
     except Exception as exc:  # noqa: BLE001 -- DeadKernelError and the like escape jupyter-cache
@@ -193,3 +197,19 @@ def run_one(job: Job, run_dir: Path, cache_path: Path) -> Outcome:
                 overwrite=True,
             )
     return Outcome(seconds, error)
+
+
+def _kernels(env: Mapping[str, str]) -> type:
+    """nbclient's kernel manager, starting each kernel with ``env`` on top of this
+    process's environment (jupyter_client takes a kernel's environment as ``env``)."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    extra = dict(env)
+
+    class Kernels(AsyncKernelManager):
+        async def start_kernel(self, **kw: object) -> None:  # type: ignore[override]  # jupyter_client's is untyped
+            given = kw.pop("env", None)
+            base = given if isinstance(given, Mapping) else os.environ
+            await super().start_kernel(env={**base, **extra}, **kw)
+
+    return Kernels

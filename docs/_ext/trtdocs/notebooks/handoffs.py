@@ -5,8 +5,8 @@ page's table of contents; a page hands files to a later page in ``programs/``
 (contract 1), and writes its scratch files (a CMake project, ``main.cpp``) where
 it runs. The build runs every notebook in one folder too (:mod:`.execute`), so
 two notebooks may run at the same time only when neither touches a path the
-other writes there. This module says which, from the files guard's static
-reading of every page (:func:`trtdocs.drift.programs.page_accesses`):
+other writes there. This module says which, from the static
+reading of every page (:func:`trtdocs.pages.accesses.page_accesses`):
 
 * :meth:`Handoffs.after`: the earlier pages a page runs after (it reads what they
   write, or one of the two writes a path the other uses);
@@ -26,7 +26,7 @@ import hashlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from ..drift.programs import FOLDER, Access, overlap, page_accesses, reading_order
+from ..pages.accesses import FOLDER, Access, overlap, page_accesses, reading_order
 
 # Where a path lives: programs/ (handed on), or the folder the notebooks run in.
 SHARED_ROOTS = frozenset({FOLDER, "cwd"})

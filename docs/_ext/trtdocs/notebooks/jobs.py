@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from sphinx.util import logging
 
 from .. import config, state
-from . import durations
+from . import cxxsdk, durations
 from .execerrors import describe
 from .execute import Executor, Job
 from .frontmatter import front_matter_problem
@@ -56,14 +56,6 @@ def context_run_dir(env: BuildEnvironment) -> Path:
     return context.run_dir
 
 
-def execution_folder(env: BuildEnvironment, docname: str) -> Path | None:
-    """The folder ``docname``'s notebook ran in: every notebook of a build runs in
-    the same one, kept between builds (a page taken from the cache ran there
-    before). None when it does not exist (nothing ran in this build folder yet)."""
-    folder = context_run_dir(env)
-    return folder if folder.is_dir() else None
-
-
 def _runs(nb: nbformat.NotebookNode) -> Runs:
     lines = list(nb.metadata.get("source_map", []))
     code = {lines[i] for i, c in enumerate(nb.cells) if c.cell_type == "code" and i < len(lines)}
@@ -92,6 +84,8 @@ class _Planner:
             str, nbformat.NotebookNode | None
         ] = {}  # docname -> gated, None: not executable
         self.inputs: dict[str, tuple[Path, ...]] = {}  # docname -> the files its `inputs:` names
+        # what every kernel gets beside this process's environment: the C++ package's folder
+        self.kernel_env = cxxsdk.kernel_env()
 
     def notebook(self, docname: str) -> nbformat.NotebookNode | None:
         """The page's gated notebook, when this build may execute it (cache mode)."""
@@ -141,6 +135,7 @@ class _Planner:
             weight=weights.get(docname, DEFAULT_WEIGHT_S),
             read=read,
             inputs=self.inputs.get(docname, ()),
+            env=self.kernel_env,
         )
 
     def weights(self, docnames: list[str]) -> dict[str, float]:

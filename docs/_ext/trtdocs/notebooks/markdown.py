@@ -30,9 +30,9 @@ from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.myst_role import myst_role_plugin
 
 from .. import datatables
-from ..drift.blocks import directive_options
 from ..features.model import FeaturesTable
 from ..features.words import join_over, plain
+from ..pages.blocks import directive_options
 from ..site import ptelayout
 from . import requirements
 

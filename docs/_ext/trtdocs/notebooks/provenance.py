@@ -180,8 +180,8 @@ def outdated(
 
 def check_problems(app: Sphinx, exc: Exception | None) -> None:
     """Report the gating's problems on every build (build-finished runs even
-    when no page was re-read), and fail the build on errors, as
-    sphinx.ext.doctest does. Strictness comes from this build's settings."""
+    when no page was re-read); an error fails the build (trtdocs.failures sets the
+    exit status). Strictness comes from this build's settings."""
     if exc is not None:
         return
     settings = config.of(app.config)
@@ -190,7 +190,7 @@ def check_problems(app: Sphinx, exc: Exception | None) -> None:
         or settings.require_outputs
         or os.environ.get("CI", "").lower() not in ("", "0", "false")
     )
-    failed = _check_orphans(app, strict)
+    _check_orphans(app, strict)
     for doc, plan in sorted(state.of(app.env).plans.items()):
         for line, message, kind in plan.problems:
             # a stale record outside this build's subset is another shard's concern
@@ -198,7 +198,6 @@ def check_problems(app: Sphinx, exc: Exception | None) -> None:
             (logger.error if is_error else logger.warning)(
                 message, location=(doc, line), type="trtdocs", subtype="gating"
             )
-            failed |= is_error
         # a channel's strict run requires what its release can run; a newer release runs the rest
         if settings.require_all and not plan.ran_what_release_can and not plan.deferred:
             why = "outputs come from a record" if plan.record is not None else plan.blocking_reason
@@ -210,7 +209,6 @@ def check_problems(app: Sphinx, exc: Exception | None) -> None:
                 type="trtdocs",
                 subtype="strict",
             )
-            failed = True
         elif settings.require_all and plan.skipped and not plan.deferred:
             logger.info(
                 "REQUIRE_ALL: %s: %d of %d code cells need a newer release than the installed "
@@ -230,17 +228,13 @@ def check_problems(app: Sphinx, exc: Exception | None) -> None:
                 type="trtdocs",
                 subtype="strict",
             )
-            failed = True
-    if failed:
-        app.statuscode = 1
 
 
-def _check_orphans(app: Sphinx, strict: bool) -> bool:
+def _check_orphans(app: Sphinx, strict: bool) -> None:
     """Name each record of no notebook page: as a stale record, a warning, and an
     error in CI and strict builds. Nothing shows it; it misleads whoever reads
     the records (tools/shard.py weighs its duration, a reviewer trusts it)."""
     ctx = _context(app.env)
-    found = False
     for path in recorded.orphans(ctx.record_dir, state.of(app.env).plans.keys()):
         where = path.relative_to(ctx.srcdir) if path.is_relative_to(ctx.srcdir) else path
         (logger.error if strict else logger.warning)(
@@ -252,8 +246,6 @@ def _check_orphans(app: Sphinx, strict: bool) -> bool:
             type="trtdocs",
             subtype="gating",
         )
-        found |= strict
-    return found
 
 
 def write_outputs(app: Sphinx, exc: Exception | None) -> None:
@@ -294,7 +286,6 @@ def _record(app: Sphinx) -> None:
                 type="trtdocs",
                 subtype="record",
             )
-            app.statuscode = 1
             continue
         path = recorded.record_path(out, doc)
         try:
@@ -310,7 +301,6 @@ def _record(app: Sphinx) -> None:
                 type="trtdocs",
                 subtype="record",
             )
-            app.statuscode = 1
             continue
         logger.info("recorded %s -> %s", doc, path)
 

@@ -12,7 +12,7 @@ from sphinx.errors import ConfigError
 
 from .. import config, state
 from ..features.sphinx import table
-from . import banner, cxxsdk, downloads, jobs, pageneeds, provenance, recorded, textmarks
+from . import banner, downloads, jobs, pageneeds, provenance, recorded, textmarks
 from .environment import cached_probe
 from .handoffs import Upstream
 from .marks import status_placeholder
@@ -79,11 +79,11 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("myst_nb")
     app.setup_extension("trtdocs.config")
     app.setup_extension("trtdocs.state")
+    app.setup_extension(
+        "trtdocs.failures"
+    )  # an error logged here fails the build (its exit status)
     app.setup_extension("trtdocs.features")  # feature:<id> requirements; every page's references
     app.setup_extension("trtdocs.output.folding")  # the marks and the banner fold
-    # The notebooks' kernels inherit this process's
-    # environment: they find the C++ package through it.
-    cxxsdk.export_prefix()
     app.add_source_parser(Parser, override=True)
     # before myst-nb's own config-inited handler (priority 500), which reads nb_custom_formats
     app.connect("config-inited", _register_reader, priority=400)

@@ -31,10 +31,10 @@ from docutils.parsers.rst import directives
 from sphinx.directives.code import CodeBlock as SphinxCodeBlock
 
 from .. import config, state
-from ..drift.captions import normal, shown_code
-from ..drift.commands import block_commands
 from ..output import folding
 from ..output.inline import inline
+from ..pages.blocks import normal, shown_code
+from ..pages.commands import block_commands
 from ..vocab import CMAKE_LANGUAGES, CPP_LANGUAGES, PYTHON_LANGUAGES, SHELL_LANGUAGES
 from . import requirements
 from .marks import text_line
@@ -83,7 +83,7 @@ def checked(block: nodes.literal_block, captions: Mapping[str, str], guards_ran:
     if not guards_ran:
         return "The drift guards did not run in this build, so nothing in it was checked."
     if language in CPP_LANGUAGES:
-        return captions.get(normal(shown_code(block)), NO_RESULT)
+        return captions.get(normal(shown_code(block.astext())), NO_RESULT)
     if language in CMAKE_LANGUAGES:
         return "The build parses it with `cmake -P`; nothing is configured."
     if language in SHELL_LANGUAGES and block_commands(language, block.astext()):

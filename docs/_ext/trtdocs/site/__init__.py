@@ -7,7 +7,8 @@
 * :mod:`.navigation`: maintainer pages out of the readers' previous/next chain
   and ranked below the guide in search;
 * :mod:`.ptediagram`: ``{pte-diagram}``, what a ``.pte`` the page wrote holds,
-  drawn from the file (:mod:`.ptelayout`).
+  drawn from the file (:mod:`.ptelayout`);
+* :mod:`.sectionlabels`: a label for every guide section, for other projects' intersphinx.
 
 The stylesheet they pair with is ``docs/_static/trtdocs.css``.
 """
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
 # Each is a Sphinx extension of its own; this one sets them all up.
-PARTS = ("tables", "diagrams", "navigation", "ptediagram")
+PARTS = ("tables", "diagrams", "navigation", "ptediagram", "sectionlabels")
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

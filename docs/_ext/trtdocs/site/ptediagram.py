@@ -23,6 +23,7 @@ from docutils.parsers.rst import directives
 from sphinx.ext.graphviz import figure_wrapper, graphviz
 from sphinx.util.docutils import SphinxDirective
 
+from .. import state
 from . import ptelayout
 
 if TYPE_CHECKING:
@@ -34,17 +35,15 @@ if TYPE_CHECKING:
 def execution_folder(env: BuildEnvironment, docname: str) -> Path | None:
     """The folder page ``docname`` ran in; None when no folder outlives its run.
 
-    The notebooks part names it (``trtdocs.notebooks.jobs.execution_folder``,
-    the build's run folder); a build whose notebooks part has none runs each
-    page in its own folder (myst-nb's ``nb_execution_in_temp``: gone after the
-    run) or beside the page."""
-    from .. import state
-    from ..notebooks.jobs import execution_folder as folder_of
-
-    if (
-        state.of(env).context is not None
-    ):  # the notebooks part runs this build's pages: its run folder
-        return folder_of(env, docname)
+    The notebooks part runs every page of a build in one folder, kept between
+    builds (its context's ``run_dir``); None until something ran there. A build
+    whose notebooks part has none runs each page in its own folder (myst-nb's
+    ``nb_execution_in_temp``: gone after the run) or beside the page."""
+    context = state.of(env).context
+    if context is not None:  # the notebooks part runs this build's pages: its run folder
+        folder = context.run_dir
+        assert folder is not None, "trtdocs.notebooks is not set up"
+        return folder if folder.is_dir() else None
     if env.config.nb_execution_in_temp:
         return None
     return Path(env.doc2path(docname)).parent

@@ -124,3 +124,17 @@ def directive_options(body: list[str]) -> tuple[dict[str, str], int]:
         options[m["key"]] = m["value"].strip()
         n += 1
     return options, n
+
+
+def shown_code(text: str) -> str:
+    """A code block's text as the guards saw it: a ``%%writefile`` cell without its
+    magic line, no trailing blanks (the built page's block is found by it)."""
+    lines = text.strip("\n").splitlines()
+    if lines and lines[0].startswith("%%writefile"):
+        lines = lines[1:]
+    return "\n".join(line.rstrip() for line in lines).strip("\n")
+
+
+def normal(code: str) -> str:
+    """Code as the guards and the page both show it: no trailing blanks, no blank edges."""
+    return "\n".join(line.rstrip() for line in code.strip("\n").splitlines())

@@ -4,7 +4,7 @@
 :mod:`shlex`; each requirement is parsed with
 :class:`packaging.requirements.Requirement`. The marks above a block
 (``% drift: export-only``, ``release=<key>``, ``cxx-package``) travel with its
-commands. :mod:`.installs` checks them.
+commands. :mod:`trtdocs.drift.installs` checks them.
 """
 
 from __future__ import annotations
