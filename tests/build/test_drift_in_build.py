@@ -81,8 +81,8 @@ def test_every_c_block_is_captioned_on_its_page(tmp_path):
     ]
     # the fourth compiled: its caption names the compiler and the package
     assert _captions(result.outdir / "index.html", captions.COMPILED_CLASS) == [
-        f"Compiled when this site was built ({gxx.compiler()}, syntax only, C++17) against ExecuTorch "
-        f"{cxxsdk.sdk_version()}'s C++ package."
+        f"Compiled when this site was built ({gxx.compiler()}, syntax only, C++17) against "
+        f"ExecuTorch {cxxsdk.sdk_version()}'s C++ package."
     ]
     page = (result.outdir / "index.html").read_text(encoding="utf-8")
     # each caption sits right after its block (the highlighted code's closing tags)

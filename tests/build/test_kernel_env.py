@@ -15,7 +15,10 @@ PROBE = "TRTDOCS_KERNEL_PROBE"
 
 
 def _probe(tmp_path: Path, env: dict[str, str]) -> str:
-    cell = f"import os, pathlib\npathlib.Path('probe.txt').write_text(os.environ.get({PROBE!r}, 'unset'))"
+    cell = (
+        f"import os, pathlib\npathlib.Path('probe.txt').write_text(os.environ.get({PROBE!r}, "
+        "'unset'))"
+    )
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
     nb.metadata["kernelspec"] = {
         "name": "python3",

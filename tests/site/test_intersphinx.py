@@ -22,7 +22,7 @@ def _inventory(site: Path) -> dict[str, dict[str, object]]:
 
 
 def _uri(item: object) -> str:
-    return item.uri  # type: ignore[attr-defined]
+    return item.uri  # type: ignore[attr-defined]  # its class is private to Sphinx
 
 
 def _sections(site: Path) -> dict[str, set[str]]:
