@@ -57,15 +57,16 @@ nb_execution_mode = "cache"  # keyed by the environment too (trtdocs.notebooks.c
 nb_execution_raise_on_error = True  # a failing cell fails the build and names the notebook
 nb_execution_allow_errors = False  # expected errors only through the raises-exception tag
 nb_execution_timeout = 600  # seconds per cell; the ExecuTorch lowering cells take a few
-# trtdocs.notebooks runs the notebooks, several at once, in one folder (_build/run, as a reader runs them in
-# one folder: programs/ there holds what a page hands on); myst-nb executes only what it leaves, in a fresh folder
+# trtdocs.notebooks runs the notebooks, several at once, in one folder (_build/run, as a reader runs
+# them in one folder: programs/ there holds what a page hands on); myst-nb executes only what it
+# leaves, in a fresh folder
 nb_execution_in_temp = True
 nb_execution_show_tb = (
     False  # trtdocs.notebooks.execerrors reports the failing cell and its traceback
 )
 nb_merge_streams = False  # trtdocs.output.streams joins stream pieces as Jupyter does
 nb_render_markdown_format = "myst"  # tables printed with IPython.display.Markdown
-nb_ipywidgets_js = {}  # nothing is fetched from a CDN at view time
+nb_ipywidgets_js: dict[str, dict[str, str]] = {}  # nothing is fetched from a CDN at view time
 
 # -- Maintainer pages ------------------------------------------------------------
 

@@ -825,7 +825,7 @@ def summarize(
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -889,8 +889,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = _now()
     commit = _git(args.source, "rev-parse", "HEAD")
     print(
-        f"benchmarking {args.source} at {commit[:12]} on {info['cpu_model']}, {info['cores']} cores; "
-        f"load average {info['load_average_start']}",
+        f"benchmarking {args.source} at {commit[:12]} on {info['cpu_model']}, {info['cores']} "
+        f"cores; load average {info['load_average_start']}",
         flush=True,
     )
     with tempfile.TemporaryDirectory(prefix="trtdocs-bench-") as tmp:

@@ -37,6 +37,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+
 from paths import ROOT, TIERS
 from sitebuild import (
     BUILD_TEST,
@@ -47,9 +48,11 @@ from sitebuild import (
     start_sphinx_build,
     summarize,
 )
+from static import Mypy
 
 JUPYTER_CACHE = ROOT / "_build" / ".jupyter_cache"
 SITE_FIXTURES = frozenset({"built_site", "site_build"})
+_MYPY = Mypy()
 
 __all__ = ["ROOT", "sphinx_build"]
 
@@ -154,11 +157,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the site's build when a collected test needs it."""
+    """Start the site's build, and mypy, when a collected test needs them."""
     if session.config.option.collectonly:
         return
-    if any(SITE_FIXTURES & set(getattr(item, "fixturenames", ())) for item in session.items):
+    needed = set().union(*(getattr(item, "fixturenames", ()) for item in session.items))
+    if SITE_FIXTURES & needed:
         _SITE.start()
+    if "mypy_report" in needed:
+        _MYPY.start()
+
+
+@pytest.fixture(scope="session")
+def mypy_report() -> tuple[int, str]:
+    """mypy's exit status and output over pyproject.toml's files (tests/static.py)."""
+    return _MYPY.result()
 
 
 @pytest.fixture(scope="session")
@@ -176,6 +188,7 @@ def built_site(site_build: SiteBuild) -> Path:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """A failed site build the build test did not report fails the session, once."""
+    _MYPY.stop()
     build = _SITE.build
     if build is None or build.returncode == 0 or build.reported:
         _SITE.clean()

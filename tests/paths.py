@@ -12,7 +12,8 @@ ROOTS = ROOT / "tests" / "roots"  # the fixture sites, test-<name> (sphinx.testi
 BENCHMARKS = ROOT / "benchmarks"
 TOOLS = ROOT / "tools"
 # The tiers, tests/<tier>/, in the order a session runs them (pyproject.toml's testpaths):
-# unit (pure: make check), make (the Makefile, the harness), build (fixture sites), site (the real site).
+# unit (pure: make check), make (the Makefile, the
+# harness), build (fixture sites), site (the real site).
 TIERS = ("unit", "make", "build", "site")
 
 

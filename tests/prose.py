@@ -58,7 +58,8 @@ def prose_blocks(page: Path) -> list[str]:
     for cls in NOT_PROSE_CLASSES:
         for tag in main.find_all(class_=cls):
             tag.decompose()
-    # The API reference quotes the installed wheels' signatures (code) and docstrings (upstream's words).
+    # The API reference quotes the installed wheels'
+    # signatures (code) and docstrings (upstream's words).
     for tag in main.select("dl.py > dt, dl.py > dd"):
         tag.decompose()
     for tag in main.find_all("a", class_="headerlink"):

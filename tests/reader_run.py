@@ -24,16 +24,18 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+
 from paths import ROOT
-from trtdocs.pages.accesses import reading_order
 from trtdocs.notebooks import cxxsdk
 from trtdocs.notebooks.handoffs import Handoffs
+from trtdocs.pages.accesses import reading_order
 
 SKIP_TAG = "skip-execution"  # nbclient's skip_cells_with_tag, as the build tags them
 RUNS_HERE = ("executed", "partly executed")  # statuses of pages this machine runs
 # What varies between two runs of the same code on the same machine.
 VOLATILE = [
-    # the site shows installed files from site-packages (trtdocs.output.buildpaths); a kernel prints the full path
+    # the site shows installed files from site-packages
+    # (trtdocs.output.buildpaths); a kernel prints the full path
     (re.compile(r"(?:/[^\s/:'\"]+)+/site-packages(?=/)"), "site-packages"),
     (re.compile(r"0x[0-9a-fA-F]{4,}"), "0x<addr>"),
     (re.compile(r"(/tmp|/var/folders)/[^\s'\"]+"), "<tmp>"),
@@ -42,7 +44,8 @@ VOLATILE = [
         re.compile(r"\b\d\d:\d\d:\d\d\.\d{6}\b"),
         "<clock>",
     ),  # ExecuTorch's log lines: time since start
-    # torch's glog-style warnings (W1203 <clock> 15943 torch/utils/_pytree.py:...): month, day and process id
+    # torch's glog-style warnings (W1203 <clock> 15943
+    # torch/utils/_pytree.py:...): month, day and process id
     (re.compile(r"\b([IWEF])\d{4} <clock> \d+\b"), r"\1<date> <clock> <pid>"),
     (re.compile(r"\b\d+(\.\d+)?(e-?\d+)?\s?(ms|µs|us|ns|s|sec|seconds)\b"), "<duration>"),
 ]
@@ -181,7 +184,7 @@ class ReaderRun:
                 skipped = {s["cell"] for s in entries[doc]["cells_not_executed"]}
                 nb = as_downloaded(self.html, doc, skipped)
                 execute(nb, self.folder)
-            except Exception as exc:  # noqa: BLE001 -- the page's test reports it; the next page runs
+            except Exception as exc:  # noqa: BLE001 -- its page's test reports it; the next runs
                 self.done[doc].set_exception(exc)
             else:
                 self.done[doc].set_result(nb)

@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from bs4 import BeautifulSoup
+
 from paths import ROOT
 
 # (tag, attribute) pairs the browser fetches while it shows a page
@@ -114,10 +115,13 @@ CHROMIUM_ARGS = [
 
 # Resolves once the page's web fonts are in and two frames have passed: the tables
 # script lays tables out again on the frame after the fonts arrive.
-SETTLED = "document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))"
+SETTLED = (
+    "document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(() => "
+    "requestAnimationFrame(r))))"
+)
 
 
-def visit(pg, url: str):  # noqa: ANN001, ANN201 -- a Playwright page and its response
+def visit(pg, url: str):  # pg: a Playwright page; returns its response
     """Open ``url`` and wait until it is laid out: its load event (styles, scripts,
     images), then :data:`SETTLED`. The pages fetch nothing after their load event
     (search results aside: those tests wait for the results); the browser asks for
@@ -128,7 +132,7 @@ def visit(pg, url: str):  # noqa: ANN001, ANN201 -- a Playwright page and its re
     return response
 
 
-def settle(pg) -> None:  # noqa: ANN001 -- a Playwright page
+def settle(pg) -> None:  # pg: a Playwright page
     """After a click or a reload that loads a page: wait as :func:`visit` does."""
     pg.wait_for_load_state("load")
     pg.evaluate(SETTLED)
@@ -143,7 +147,7 @@ SEARCH_DONE = (
 )
 
 
-def copy_with(pg, button) -> str:  # noqa: ANN001 -- a Playwright page and locator
+def copy_with(pg, button) -> str:  # a Playwright page and a locator
     """Click a copy button and return what it put on the clipboard: the clipboard
     is emptied first and read until it holds text (30 s at most), not after a pause."""
     pg.evaluate("navigator.clipboard.writeText('')")
@@ -155,7 +159,7 @@ def copy_with(pg, button) -> str:  # noqa: ANN001 -- a Playwright page and locat
     return text
 
 
-def shot(pg, name: str, *, full_page: bool = False) -> Path:  # noqa: ANN001 -- a Playwright page
+def shot(pg, name: str, *, full_page: bool = False) -> Path:  # pg: a Playwright page
     """A screenshot of the page, in _build/screenshots/."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import nbformat
+
 from trtdocs.notebooks import integrity, recorded
 
 

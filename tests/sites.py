@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from bs4 import BeautifulSoup
-from paths import ROOT, ROOTS
 from sphinx.errors import SphinxError
 from sphinx.testing.util import SphinxTestApp
+
+from paths import ROOT, ROOTS
 
 # the settings a build reads from the environment: a test names those it wants
 ENV_SETTINGS = frozenset(

@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from trtdocs.features.validate import FeaturesError, load  # noqa: E402
+from trtdocs.features.validate import FeaturesError, load  # noqa: E402 -- below the sys.path line
 
 
 def requirements(key: str, table: Path) -> str:

@@ -32,9 +32,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from myst_nb.core.read import read_myst_markdown_notebook  # noqa: E402
-from trtdocs.notebooks import recorded  # noqa: E402
-from trtdocs.features.validate import load  # noqa: E402
+from myst_nb.core.read import read_myst_markdown_notebook  # noqa: E402 -- below the sys.path line
+
+from trtdocs.features.validate import load  # noqa: E402 -- below the sys.path line
+from trtdocs.notebooks import recorded  # noqa: E402 -- below the sys.path line
 
 # Output fields that describe the run, not the result.
 _VOLATILE = frozenset({"execution_count", "metadata", "transient"})
@@ -111,7 +112,7 @@ def compare(
                 report.notes.append(
                     f"{len(old_cells)} code cells in the baseline, {len(new_cells)} now"
                 )
-            for number, (a, b) in enumerate(zip(old_cells, new_cells), start=1):
+            for number, (a, b) in enumerate(zip(old_cells, new_cells, strict=True), start=1):
                 before, after = outputs_text(a), outputs_text(b)
                 if before != after:
                     diff = "\n".join(
@@ -187,13 +188,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for folder in (args.baseline, args.fresh):
             if not folder.is_dir():
                 raise ValueError(f"{folder}: no such folder")
-        reports = compare(
-            args.baseline, args.fresh, args.root, freshness, dt.datetime.now(dt.timezone.utc)
-        )
+        reports = compare(args.baseline, args.fresh, args.root, freshness, dt.datetime.now(dt.UTC))
         fresh_env = next(
             (
-                recorded.load(p).provenance.get("environment")
+                record.provenance.get("environment")
                 for p in sorted(args.fresh.glob("*.ipynb"))
+                if (record := recorded.load(p)) is not None
             ),
             None,
         )

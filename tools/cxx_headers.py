@@ -127,10 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from trtdocs.drift import captions, cpp, headers
 
     folders = [lay_out(source, args.out, args.url, local) for source in headers.sources()]
-    for source, folder in zip(headers.sources(), folders):
+    for source, folder in zip(headers.sources(), folders, strict=True):
         print(
-            f"real headers: {source['repo']}@{source['commit'][:10]} ({source['ref']}) {source['path']} "
-            f"-> {folder}"
+            f"real headers: {source['repo']}@{source['commit'][:10]} ({source['ref']}) "
+            f"{source['path']} -> {folder}"
         )
     result = cpp.check_pages(args.root, extra_include=folders, stubs=False)
     for done in result.blocks:

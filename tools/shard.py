@@ -43,7 +43,8 @@ MAX_JOBS = 256
 @dataclasses.dataclass
 class Shard:
     index: int
-    # notebook docnames, in the order they were placed (longest group first; a group in reading order)
+    # notebook docnames, in the order they were placed
+    # (longest group first; a group in reading order)
     notebooks: list[str] = dataclasses.field(default_factory=list)
     # sum of the notebooks' durations in seconds
     seconds: float = 0.0

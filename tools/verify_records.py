@@ -24,8 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from myst_nb.core.read import read_myst_markdown_notebook  # noqa: E402
-from trtdocs.notebooks import recorded  # noqa: E402
+from myst_nb.core.read import read_myst_markdown_notebook  # noqa: E402 -- below the sys.path line
+
+from trtdocs.notebooks import recorded  # noqa: E402 -- below the sys.path line
 
 
 def verify(path: Path, root: Path) -> str | None:

@@ -13,9 +13,9 @@ from pathlib import Path
 import jupytext
 import pytest
 from bs4 import BeautifulSoup
+
 from paths import ROOT as REPO
 from sites import build, copy_root
-
 from trtdocs.api import model as apimodel
 from trtdocs.api.external import ExternalIndex
 from trtdocs.api.index import Missing
@@ -75,7 +75,7 @@ def test_the_named_calls_have_entries_or_upstream_pages(site):
     found = {}
     for notebook in NOTEBOOKS:
         for cell in targets(_cells(notebook), site.resolver):
-            for use, target in cell:
+            for _use, target in cell:
                 found[target.name] = target.kind
     for name in (
         "torch_tensorrt.compile",
@@ -163,12 +163,14 @@ def _planted(tmp_path: Path, old: str, new: str) -> Path:
         (
             r'release = "2\.14"',
             'release = "2.13"',
-            r"upstream\.torch\.release: the links are for torch 2\.13, the installed torch is 2\.14",
+            r"upstream\.torch\.release: the links are for torch 2\.13, "
+            r"the installed torch is 2\.14",
         ),
         (
             r'"torch\.nn\.Tanh" =',
             '"torch.nn.NoSuchLayer" =',
-            r"upstream\.torch\.names\.'torch\.nn\.NoSuchLayer': installed torch \S+ has no such name",
+            r"upstream\.torch\.names\.'torch\.nn\.NoSuchLayer': installed torch \S+ has no such "
+            r"name",
         ),
         (
             r'"torch\.nn\.Tanh" =',
@@ -229,7 +231,8 @@ def test_a_planted_unlinked_call_fails_the_build(tmp_path):
     result = build(root, root / "_build", env=ENV)
     assert result.returncode != 0
     assert re.search(
-        r"save-and-export\.md:\d+: ERROR: code cell \d+, line 1: `torch\.nn\.Bilinear` links nowhere",
+        r"save-and-export\.md:\d+: ERROR: code cell \d+, line 1: `torch\.nn\.Bilinear` links "
+        r"nowhere",
         result.log,
     ), result.log[-3000:]
 
@@ -278,7 +281,7 @@ def test_used_in_on_the_real_site_follows_the_notebooks(built_site, site):
         expected = set()
         for nb in NOTEBOOKS:
             shown = _cells(nb, shown_only=True)
-            for source, cell in zip(shown, targets(_cells(nb), site.resolver)):
+            for source, cell in zip(shown, targets(_cells(nb), site.resolver), strict=True):
                 if source and any(t is not None and t.name == name for _, t in cell):
                     expected.add(nb.stem)
         assert expected, name

@@ -10,17 +10,21 @@ import re
 from pathlib import Path
 
 import pytest
-from api_copies import planted_copy
 from bs4 import BeautifulSoup
-from api_fixtures import DATA, ERRATA, model, table  # noqa: F401 (fixtures)
-from sites import Built, build, copy_root
 
+from api_copies import planted_copy
+from api_fixtures import (  # noqa: F401 -- pytest finds a module's fixtures among its names
+    DATA,
+    ERRATA,
+    model_fixture,
+    table_fixture,
+)
+from sites import Built, build, copy_root
 from trtdocs import state
-from trtdocs.api import cache
+from trtdocs.api import cache, render
 from trtdocs.api import data as apidata
 from trtdocs.api import index as api_index
 from trtdocs.api import model as apimodel
-from trtdocs.api import render
 
 
 @pytest.fixture(scope="module")

@@ -88,7 +88,10 @@ def test_a_stale_record_is_an_error_in_ci_where_the_page_executes(tmp_path: Path
     assert result.returncode == 0, result.log
     assert (site / "notebooks" / "_recorded" / "notebooks__recordable.ipynb").is_file()
     nb.write_text(nb.read_text().replace("6 * 7", "6 * 8"))  # the page still executes here
-    message = "notebooks/recordable.md:1: ERROR: stale record notebooks/_recorded/notebooks__recordable.ipynb"
+    message = (
+        "notebooks/recordable.md:1: ERROR: stale record "
+        "notebooks/_recorded/notebooks__recordable.ipynb"
+    )
     for env in ({"CI": "true"}, {"REQUIRE_ALL": "1"}):
         out = tmp_path / f"b-{next(iter(env))}"
         for result in _twice(site, out, env=env, strict=False):

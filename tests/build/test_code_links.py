@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+
 from paths import ROOT
 from sites import build, copy_root
-
 from trtdocs.api import codelinks
 from trtdocs.api import model as apimodel
 from trtdocs.api.external import ExternalIndex
@@ -91,7 +91,8 @@ def test_names_without_a_link_stay_text(cells):
     text = first.get_text()
     assert "torch_tensorrt.Input((1, 3))" in text and "import torch\n" in text
     linked = [a.get_text() for pre in cells for a in pre.find_all("a")]
-    # a name links as a whole or not at all: torch_tensorrt.Input's module part is no link of its own
+    # a name links as a whole or not at all:
+    # torch_tensorrt.Input's module part is no link of its own
     assert [s.parent.name for s in first.find_all(string="Input")] == ["span"]
     assert first.find(string="Input").find_parent("a").get_text() == "torch_tensorrt.Input"
     assert "program" not in linked and "trt_module" not in linked  # an instance, an unknown value

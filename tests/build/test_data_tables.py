@@ -70,7 +70,8 @@ def test_data_tables_render_markup_and_feature_notes(site: tuple[Path, Path]) ->
     assert code.get_text("") == "Error::OperatorMissing | pipe" and code.select("wbr")
     assert table.select_one("tr#error-serialize a.headerlink")["href"] == "#error-serialize"
     options_table = rows(page, "trtdocs-data-runtime-options")
-    # "First release" shows: the documented release has the only option's feature in code, with no run shown
+    # "First release" shows: the documented release has
+    # the only option's feature in code, with no run shown
     assert options_table[0] == [
         "Option",
         "Type",

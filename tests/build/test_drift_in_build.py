@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from bs4 import BeautifulSoup
+
 from paths import FIXTURES, ROOTS
 from sites import REAL_TABLE, build, copy_root
 from trtdocs.drift import captions, cpp, gxx
@@ -72,16 +73,16 @@ def test_every_c_block_is_captioned_on_its_page(tmp_path):
     index = _captions(result.outdir / "index.html")
     # three of the four blocks on the index are not compiled, and say why
     assert index == [
-        "Not compiled when this site was built: it includes <executorch/extension/module/module.h>, "
-        "and no ExecuTorch 1.4 package ships the Module API headers: the executorch 1.4.1 wheel "
-        "carries only the runtime's.",
+        "Not compiled when this site was built: it includes "
+        "<executorch/extension/module/module.h>, and no ExecuTorch 1.4 package ships the Module "
+        "API headers: the executorch 1.4.1 wheel carries only the runtime's.",
         f"Not compiled when this site was built: {cpp.UNPACKAGED_RELEASES['1.6']}.",
         "Not compiled when this site was built: a fragment of a larger file.",
     ]
     # the fourth compiled: its caption names the compiler and the package
     assert _captions(result.outdir / "index.html", captions.COMPILED_CLASS) == [
-        f"Compiled when this site was built ({gxx.compiler()}, syntax only, C++17) against ExecuTorch "
-        f"{cxxsdk.sdk_version()}'s C++ package."
+        f"Compiled when this site was built ({gxx.compiler()}, syntax only, C++17) against "
+        f"ExecuTorch {cxxsdk.sdk_version()}'s C++ package."
     ]
     page = (result.outdir / "index.html").read_text(encoding="utf-8")
     # each caption sits right after its block (the highlighted code's closing tags)
@@ -91,7 +92,8 @@ def test_every_c_block_is_captioned_on_its_page(tmp_path):
         '<p class="trtdocs-uncompiled">Not compiled when this site was built: it includes <code'
         in page
     )
-    # a %%writefile cell with the delegate's header compiles against its stub, which the caption names
+    # a %%writefile cell with the delegate's header
+    # compiles against its stub, which the caption names
     (cell,) = _captions(result.outdir / "notebooks" / "cells.html", captions.COMPILED_CLASS)
     assert cell.endswith(
         ", with a declaration stub for <torch_tensorrt/executorch/TensorRTBackend.h>, which "
@@ -173,8 +175,8 @@ def test_resolutions_are_in_the_banner_and_one_outside_the_pins_fails(tmp_path: 
         in banner
     )
     assert (
-        "pip install --no-deps executorch: resolved to executorch 1.5.1, outside release 2.14's pins."
-        in banner
+        "pip install --no-deps executorch: resolved to executorch 1.5.1, outside release 2.14's "
+        "pins." in banner
     )
     # the unreachable index is marked, not failed (.invalid never resolves)
     assert "not resolved: index unreachable: https://index.invalid/simple" in banner

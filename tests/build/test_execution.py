@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from sites import Built, build, copy_root
 
 READER_OUTPUT = "handed on by the writer"
@@ -176,7 +177,8 @@ def test_a_parallel_read_gives_the_serial_site(tmp_path: Path) -> None:
     tables root (page-needs reads every notebook's plan) reads the same."""
     site = copy_root("tables", tmp_path)
     serial = build(site, tmp_path / "serial")
-    # its own execution cache: a page taken from the serial build's would say it ran in an earlier build
+    # its own execution cache: a page taken from the
+    # serial build's would say it ran in an earlier build
     parallel = build(site, tmp_path / "parallel", parallel=2)
     assert serial.returncode == 0 and parallel.returncode == 0, serial.log + parallel.log
     assert (

@@ -9,11 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
+
 from paths import ROOTS
-from trtdocs.vocab import STATES
-from sites import Built
+from sites import Built, copy_root
 from sites import build as build_site
-from sites import copy_root
+from trtdocs.vocab import STATES
 
 FIXTURE = ROOTS / "test-features"
 
@@ -26,7 +26,10 @@ def build(src: Path, out: Path, **settings: object) -> Built:
 def notes(page: Path) -> dict[str, list[str]]:
     """Admonition titles of feature notes, and inline role texts, in order."""
     text = page.read_text(encoding="utf-8")
-    strip = lambda s: html.unescape(re.sub(r"<[^>]+>", "", s)).strip()  # noqa: E731
+
+    def strip(s: str) -> str:
+        return html.unescape(re.sub(r"<[^>]+>", "", s)).strip()
+
     titles = re.findall(
         r'trtdocs-version-note[^"]*">\s*<p class="admonition-title">(.*?)</p>', text, re.S
     )
@@ -103,7 +106,7 @@ def test_unknown_id_fails_with_file_and_line(tmp_path: Path) -> None:
     assert proc.returncode != 0
     lines = (src / "page.md").read_text().splitlines()
     directive_line = lines.index("```{feature-note} no-such-feature") + 1
-    role_line = next(i for i, l in enumerate(lines, 1) if "{feature}`typo`" in l)
+    role_line = next(i for i, text in enumerate(lines, 1) if "{feature}`typo`" in text)
     assert re.search(
         rf"page\.md:{directive_line}: ERROR: unknown feature 'no-such-feature'", proc.log
     ), proc.log
@@ -118,8 +121,8 @@ def test_unreferenced_feature_fails_the_strict_build(tmp_path: Path) -> None:
     assert proc.returncode != 0
     line = next(
         i
-        for i, l in enumerate((src / "features.toml").read_text().splitlines(), 1)
-        if l == 'id = "next"'
+        for i, text in enumerate((src / "features.toml").read_text().splitlines(), 1)
+        if text == 'id = "next"'
     )
     assert re.search(
         rf"features\.toml:{line}: WARNING: feature 'next' is referenced by no page", proc.log
@@ -148,8 +151,8 @@ def test_matrix_cells_show_state_and_source(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.log
     matrix = (tmp_path / "out" / "html" / "support-matrix.html").read_text(encoding="utf-8")
     cells = re.findall(
-        r'<abbr class="trtdocs-cell trtdocs-cell-([\w-]+)" title="([^"]*)">'
-        r'<span class="trtdocs-cell-mark">([^<]*)</span><span class="trtdocs-cell-word">([^<]*)</span>',
+        r'<abbr class="trtdocs-cell trtdocs-cell-([\w-]+)" title="([^"]*)"><span '
+        r'class="trtdocs-cell-mark">([^<]*)</span><span class="trtdocs-cell-word">([^<]*)</span>',
         matrix,
     )
     # eight features x three releases, in row order; "internal" (the fifth) is yes, unknown, broken;
@@ -181,8 +184,8 @@ def test_matrix_cells_show_state_and_source(tmp_path: Path) -> None:
     assert "Nightly: broken. pytorch/TensorRT#1" in words
     assert "2.15: unknown. Known: pytorch/TensorRT#2: a fixture note" in words
     assert (
-        "2.14 (documented): in code, no engine run. torch-tensorrt 2.14.0 wheel, torch_tensorrt/_compile.py"
-        in words
+        "2.14 (documented): in code, no engine run. torch-tensorrt 2.14.0 wheel, "
+        "torch_tensorrt/_compile.py" in words
     )
     assert (
         '<a class="reference external" href="https://github.com/pytorch/TensorRT/pull/2">' in matrix
@@ -192,8 +195,8 @@ def test_matrix_cells_show_state_and_source(tmp_path: Path) -> None:
         in matrix
     )
     assert (
-        '<abbr class="trtdocs-cell trtdocs-cell-unknown" title="Known: pytorch/TensorRT#2: a fixture note">'
-        in matrix
+        '<abbr class="trtdocs-cell trtdocs-cell-unknown" title="Known: pytorch/TensorRT#2: a '
+        'fixture note">' in matrix
     )
     # no feature id is shown to readers (the entries' ids are anchors only)
     assert (

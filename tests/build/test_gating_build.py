@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+
 from paths import ROOTS
 from sites import REAL_TABLE, build, copy_root
 
@@ -52,8 +53,8 @@ def test_gated_cell_is_marked_and_does_not_run(gated_build: tuple[Path, Path]) -
     assert "2 of 4 code cells did not run here" in banner.get_text()
     # the shell and CMake blocks outside the cells are counted
     assert (
-        "Shown as text, not run in this build: 1 shell block and 1 CMake block. 1 of them is marked "
-        "with what it needs, as a cell that did not run is."
+        "Shown as text, not run in this build: 1 shell block and 1 CMake block. 1 of them is "
+        "marked with what it needs, as a cell that did not run is."
     ) in banner.get_text()
     assert "The build checks" not in banner.get_text()  # this root has no drift guards
 
@@ -119,7 +120,8 @@ def test_failing_cell_fails_the_build_and_names_the_notebook(tmp_path: Path) -> 
         (site / "notebooks" / nb).unlink()
     (site / "notebooks" / "broken.md").write_text(
         (ROOTS / "test-gating" / "notebooks" / "gated.md").read_text().split("---\n\n", 1)[0]
-        + "---\n\n# Broken\n\n```{code-cell} ipython3\nvalue = 1\nraise ValueError('planted failure')\n```\n"
+        + "---\n\n# Broken\n\n```{code-cell} ipython3\nvalue = 1\nraise ValueError('planted "
+        "failure')\n```\n"
     )
     result = build(site, tmp_path / "_build")
     assert result.returncode != 0

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from sphinx.testing.util import SphinxTestApp
 
-
 NOTEBOOK = """\
 ---
 jupytext:

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import nbformat
+
 from trtdocs.notebooks.execute import Job, run_one
 
 PROBE = "TRTDOCS_KERNEL_PROBE"

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from markdown_it import MarkdownIt
+
 from paths import ROOT as REPO
 from sitebuild import log, sphinx_build
 from sites import copy_root
-
 from trtdocs.llms import check, index, twins
 
 ENV = {"TRTDOCS_REPO": str(REPO)}
@@ -42,7 +42,8 @@ def test_planted_markup_is_found_with_its_line(markdown, found):
 @pytest.mark.parametrize(
     "markdown",
     [
-        "````markdown\n```{note}\nText.\n```\nSee {doc}`index`.\n````\n",  # an example in a code block
+        # an example in a code block
+        "````markdown\n```{note}\nText.\n```\nSee {doc}`index`.\n````\n",
         "The role `{doc}` takes a page name.\n",  # a code span
         "```python\nd = {x: 1}\n```\n",
         "A set {1, 2} and `code`.\n",  # braces before a code span, with a space

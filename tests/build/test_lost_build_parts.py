@@ -16,6 +16,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+
 from sites import Built, build, copy_root
 
 NOTEBOOKS = ("whole", "partly", "prose")
@@ -73,7 +74,8 @@ def green(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     return site, builddir, snapshot
 
 
-# the part removed -> the pages the rebuild executes (None: not decided by the part; the log must match the runs)
+# the part removed -> the pages the rebuild executes (None:
+# not decided by the part; the log must match the runs)
 PARTS = {
     # a page with no code cells has no outputs in the cache: it is not read again
     ".jupyter_cache": WITH_CODE,

@@ -11,11 +11,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 import records
 from paths import TOOLS
 from scripts import load
 from sites import Built, build, copy_root
-
 from trtdocs.notebooks import recorded
 
 compare_records = load("compare_records", TOOLS)
@@ -42,7 +42,8 @@ def _record(site: Path, out: Path, records: Path, notebooks: str = "", **setting
 
 
 def _gather(site: Path, records: list[Path], out: Path, **settings: object) -> Built:
-    """What the site job runs: the records downloaded into notebooks/_recorded, make html REQUIRE_OUTPUTS=1."""
+    """What the site job runs: the records downloaded into notebooks/_recorded, make html
+    REQUIRE_OUTPUTS=1."""
     target = site / "notebooks" / "_recorded"
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir()
@@ -105,7 +106,8 @@ def test_records_made_on_cpu_say_so(shards: dict[str, Path]) -> None:
 
 
 def test_a_page_outside_the_subset_comes_from_the_cache(shards: dict[str, Path]) -> None:
-    """The unsharded build's cache holds every page: a later subset build shows them without executing."""
+    """The unsharded build's cache holds every page: a later subset build shows them without
+    executing."""
     tmp = shards["tmp"]
     text = _record(shards["site"], tmp / "build-all", tmp / "records-again", "plain")
     assert not any("Executing notebook" in line for line in text.splitlines())
@@ -205,7 +207,7 @@ def test_gathering_fails_on_a_missing_or_stale_record(shards: dict[str, Path]) -
 
 
 def test_expiry_compares_installed_pins_and_age() -> None:
-    now = dt.datetime(2026, 12, 2, tzinfo=dt.timezone.utc)
+    now = dt.datetime(2026, 12, 2, tzinfo=dt.UTC)
     # a release's pins, keyed by what they pin (features.model.Release.pins)
     fresh = recorded.Freshness.of_release(
         "2.14.0",
@@ -305,7 +307,7 @@ def test_nightly_comparison_names_a_baseline_record_the_build_refuses(
     )
     text = report.read_text()
     assert (
-        "## notebooks/beta\n\n* stale baseline record: the build refuses it: its 1 code cell that ran"
-        in text
+        "## notebooks/beta\n\n* stale baseline record: the build refuses it: its 1 code cell that "
+        "ran" in text
     )
     assert "## notebooks/alpha" not in text

@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 import records
 from sites import Built, build, copy_root
 

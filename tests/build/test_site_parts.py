@@ -65,12 +65,14 @@ def test_the_scorer_ranks_maintainer_pages_last() -> None:
     [
         ("[cpuinfo_utils.cpp:71] Reading file /sys/devices/system/cpu/possible\n", True),
         (
-            "I 00:00:00.003454 executorch:cpuinfo_utils.cpp:71] Reading file /sys/devices/system/cpu/possible\n",
+            "I 00:00:00.003454 executorch:cpuinfo_utils.cpp:71] Reading file "
+            "/sys/devices/system/cpu/possible\n",
             True,
         ),
         (
-            "W1203 07:29:30.941000 18693 torch/utils/_pytree.py:630] <enum 'KernelPreference'> is an Enum subclass "
-            "and is now natively supported by torch.compile as an opaque value type.\n",
+            "W1203 07:29:30.941000 18693 torch/utils/_pytree.py:630] <enum 'KernelPreference'> "
+            "is an Enum subclass and is now natively supported by torch.compile as an opaque "
+            "value type.\n",
             True,
         ),
         # the same files' other messages, and other log lines, stay

@@ -7,6 +7,7 @@ import textwrap
 from pathlib import Path
 
 import nbformat
+
 from sites import build, copy_root
 
 # the gating root, with the part that shapes outputs

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from paths import ROOT
 from sitebuild import BUILD_TEST, STRICTNESS, sphinx_build
 from sites import REAL_TABLE, copy_root
@@ -22,8 +23,8 @@ def test_the_real_site_build_keeps_ci_and_require_all(
 ) -> None:
     probe = tmp_path / "conf.py"
     probe.write_text(
-        "import os\nprint('CI=' + os.environ.get('CI', '-'), 'RA=' + os.environ.get('REQUIRE_ALL', '-'))\n"
-        "extensions = []\n"
+        "import os\nprint('CI=' + os.environ.get('CI', '-'), 'RA=' + "
+        "os.environ.get('REQUIRE_ALL', '-'))\nextensions = []\n"
     )
     (tmp_path / "index.rst").write_text("Probe\n=====\n")
     monkeypatch.setenv("CI", "true")

@@ -12,13 +12,14 @@ import time
 from pathlib import Path
 
 import pytest
+
 from paths import EXT, ROOT
 from sites import REAL_TABLE, copy_root
 
 
 def _make_html(
     site: Path, builddir: Path, *options: str, stdout=subprocess.PIPE
-) -> subprocess.Popen[str]:  # noqa: ANN001
+) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "REQUIRE_ALL", "TRTDOCS_RECORD")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(EXT), env.get("PYTHONPATH")]))
     return subprocess.Popen(
@@ -75,8 +76,8 @@ def test_a_failed_make_html_leaves_the_last_good_site_untouched(tmp_path: Path) 
 
 
 # A stand-in for sphinx-build: notes in one log, in the order they happen, that
-# it starts and ends, and writes a page into its output folder (the last argument). The first build to start holds
-# until the test creates $TRTDOCS_FAKE_GO, so the other one meets its lock.
+# it starts and ends, and writes a page into its output folder (the last argument). The first build
+# to start holds until the test creates $TRTDOCS_FAKE_GO, so the other one meets its lock.
 FAKE_SPHINX = textwrap.dedent("""\
     #!/bin/sh
     for out; do :; done
@@ -88,7 +89,7 @@ FAKE_SPHINX = textwrap.dedent("""\
     """)
 
 
-def _wait_for(what: str, found, timeout: float = 120.0) -> None:  # noqa: ANN001 -- a predicate
+def _wait_for(what: str, found, timeout: float = 120.0) -> None:  # found: a predicate
     deadline = time.monotonic() + timeout
     while not found():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"

@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import jupytext
+
 from paths import ROOT
 
 
@@ -31,7 +32,10 @@ def _get(url: str, token: str) -> dict:
 
 def test_make_lab_opens_md_notebooks_as_notebooks(tmp_path: Path) -> None:
     port, token = _free_port(), "reader-test"
-    opts = f"--no-browser --ip=127.0.0.1 --port={port} --IdentityProvider.token={token} --ServerApp.port_retries=0"
+    opts = (
+        f"--no-browser --ip=127.0.0.1 --port={port} --IdentityProvider.token={token} "
+        "--ServerApp.port_retries=0"
+    )
     env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), BROWSER="true")
     # VENV: this test's own venv, so that make never creates one.
     proc = subprocess.Popen(

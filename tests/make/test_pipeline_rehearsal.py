@@ -36,10 +36,10 @@ import nbformat
 import pytest
 import yaml
 from bs4 import BeautifulSoup
+
 import records
 from paths import EXT, ROOT, TOOLS
 from sites import ENV_SETTINGS, REAL_TABLE, copy_root
-
 from trtdocs.features.validate import load as load_features
 from trtdocs.notebooks import recorded
 from trtdocs.notebooks.environment import probe
@@ -231,7 +231,8 @@ def test_the_installed_release_lacks_the_newer_cell_s_feature(installed: str) ->
     """The rehearsal's premise: this venv's torch_tensorrt is below what beta's newer cell needs."""
     needed = load_features(REAL_TABLE).requirement(NEWER.removeprefix("feature:"))
     assert not needed.specifier.contains(installed, prereleases=True), (
-        f"torch_tensorrt {installed} meets {needed}: give beta's cell a feature the installed release lacks"
+        f"torch_tensorrt {installed} meets {needed}: give beta's cell a feature the installed "
+        "release lacks"
     )
 
 

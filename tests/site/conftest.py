@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from paths import ROOTS
 from reader_run import ReaderRun
 from reader_site import CHROMIUM, CHROMIUM_ARGS

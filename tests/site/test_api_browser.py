@@ -8,9 +8,11 @@ from __future__ import annotations
 import functools
 import http.server
 import threading
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
+
 from paths import ROOT as REPO
 from reader_site import TRANSITIONS_ENDED, visit
 
@@ -70,14 +72,15 @@ def test_a_long_signature_shows_one_parameter_a_line(browser, url, width):
     assert sig.locator("dl, dd").count() == 0
     # where each parameter's text, and the closing parenthesis, starts (a range
     # holds the text, not the line break that ::before adds)
-    starts = sig.evaluate("""sig => [...sig.querySelectorAll(':scope > em.sig-param, :scope > .sig-paren')].map(el => {
+    starts = sig.evaluate("""sig => [...sig.querySelectorAll(
+        ':scope > em.sig-param, :scope > .sig-paren')].map(el => {
         const range = document.createRange(); range.selectNodeContents(el);
         const r = range.getClientRects()[0]; return [el.className, r.x, r.y]; })""")
     params, paren = [s for s in starts if s[0] == "sig-param"], starts[-1]
     name = sig.locator(".sig-prename").bounding_box()  # torch_tensorrt., where the signature starts
     assert len(params) >= 5 and paren[0] == "sig-paren", starts
     tops = [y for _, _, y in params] + [paren[2]]
-    assert all(later > earlier for earlier, later in zip(tops, tops[1:])), tops  # a line each
+    assert all(later > earlier for earlier, later in pairwise(tops)), tops  # a line each
     lefts = {round(x) for _, x, _ in params} | {round(paren[1])}
     assert len(lefts) == 1 and lefts.pop() > name["x"], (starts, name)
     page.close()

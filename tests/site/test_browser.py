@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+
 from paths import ROOT
 from reader_site import (
     SEARCH_DONE,
@@ -337,7 +338,8 @@ def test_md_link_downloads(page, built_site: Path, site_url: str) -> None:
         link.click()
     download = info.value
     assert download.suggested_filename == f"{doc.rsplit('/', 1)[-1]}.md"
-    # the file the site serves: the page's source with its MyST rendered (test_reader_static checks it)
+    # the file the site serves: the page's source with
+    # its MyST rendered (test_reader_static checks it)
     assert Path(download.path()).read_bytes() == (built_site / f"{doc}.md").read_bytes()
 
 

@@ -3,7 +3,10 @@ are, and how names linked in code look (fixtures: tests/site/conftest.py)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
+
 from reader_site import copy_with, shot, visit
 
 pytestmark = pytest.mark.browser
@@ -18,7 +21,8 @@ SHELL_BLOCKS = (
 # lexer put it in a whitespace token (.w, where a command may wrap); the block's
 # content box; and whether its rendered text is its text (what the copy button copies).
 CHARS = """pre => {
-  const r = document.createRange(), out = [], walk = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+  const r = document.createRange(), out = [];
+  const walk = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
   for (let n; (n = walk.nextNode());) {
     const ws = !!n.parentElement.closest('.w');
     for (let i = 0; i < n.data.length; i++) {
@@ -29,14 +33,16 @@ CHARS = """pre => {
   }
   const cs = getComputedStyle(pre), box = pre.getBoundingClientRect();
   const left = box.left + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
-  const right = box.left + parseFloat(cs.borderLeftWidth) + pre.clientWidth - parseFloat(cs.paddingRight);
+  const right = box.left + parseFloat(cs.borderLeftWidth) + pre.clientWidth
+                - parseFloat(cs.paddingRight);
   return {chars: out, left, right,
           copied: pre.innerText === pre.textContent};
 }"""
 
 
 def _visual_lines(chars: list) -> list[list[list]]:
-    """The command lines of a block, each as its visual lines (runs of characters on one line box)."""
+    """The command lines of a block, each as its visual lines (runs of characters on one line
+    box)."""
     lines, current = [], [[]]
     for ch in chars:
         if ch[0] == "\n":
@@ -54,7 +60,7 @@ def _visual_lines(chars: list) -> list[list[list]]:
     return [[v for v in line if v] for line in lines if any(line)]
 
 
-def shell_wrap_problems(page, label: str) -> list[str]:  # noqa: ANN001 -- a Playwright page
+def shell_wrap_problems(page, label: str) -> list[str]:  # page: a Playwright page
     problems = []
     blocks = page.locator(SHELL_BLOCKS)
     for i in range(blocks.count()):
@@ -64,11 +70,12 @@ def shell_wrap_problems(page, label: str) -> list[str]:  # noqa: ANN001 -- a Pla
         for line in _visual_lines(got["chars"]):
             text = "".join(c[0] for v in line for c in v)
             width = line[0][0][3] - line[0][0][2]  # one character: the code font's ch
-            for before, after in zip(line, line[1:]):
+            for before, after in pairwise(line):
                 if not before[-1][0].isspace() or after[0][0].isspace():
                     problems.append(
                         f"{label} block {i}: wrapped inside a token: "
-                        f"{''.join(c[0] for c in before)[-20:]!r} | {''.join(c[0] for c in after)[:20]!r}"
+                        f"{''.join(c[0] for c in before)[-20:]!r} | "
+                        f"{''.join(c[0] for c in after)[:20]!r}"
                     )
                 if after[0][2] < got["left"] + 3.5 * width:
                     problems.append(
@@ -120,12 +127,12 @@ def test_long_commands_wrap_between_arguments(browser, site_url: str, width: int
 COPY_BUTTONS = """() => {
   const pres = sel => [...document.querySelectorAll(sel)];
   const has = pre => !!pre.closest('.highlight')?.querySelector(':scope > button.copybtn');
+  const blocks = 'article div[class*="highlight-"]:not(.cell_output *) div.highlight pre';
   return {outputs: document.querySelectorAll('.cell_output button.copybtn').length,
           inputs: pres('.cell_input div.highlight pre').length,
           bare_inputs: pres('.cell_input div.highlight pre').filter(p => !has(p)).length,
-          blocks: pres('article div[class*="highlight-"]:not(.cell_output *) div.highlight pre').length,
-          bare_blocks: pres('article div[class*="highlight-"]:not(.cell_output *) div.highlight pre')
-                       .filter(p => !has(p)).length};
+          blocks: pres(blocks).length,
+          bare_blocks: pres(blocks).filter(p => !has(p)).length};
 }"""
 
 
@@ -160,15 +167,18 @@ CODE_LINKS = """() => {
   const rgb = s => (s.match(/[\\d.]+/g) || []).slice(0, 3).map(v => Number(v) / 255);
   const lum = c => c.map(v => v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4))
                     .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
   return [...document.querySelectorAll('article .highlight a.trtdocs-api-link')].map(a => {
     const token = a.querySelector('span[class]') || a, block = a.closest('.highlight');
-    const twin = [...block.querySelectorAll(`span.${token.classList[0]}`)].find(s => !s.closest('a'));
-    const decorated = [a, ...a.querySelectorAll('*')].map(e => getComputedStyle(e).textDecorationLine)
-                      .filter(d => d !== 'none');
+    const twin = [...block.querySelectorAll(`span.${token.classList[0]}`)]
+                 .find(s => !s.closest('a'));
+    const decorated = [a, ...a.querySelectorAll('*')]
+                      .map(e => getComputedStyle(e).textDecorationLine).filter(d => d !== 'none');
     return {name: a.textContent, decorated, color: getComputedStyle(token).color,
             twin: twin ? getComputedStyle(twin).color : null,
-            contrast: ratio(rgb(getComputedStyle(token).color), rgb(getComputedStyle(block).backgroundColor))};
+            contrast: ratio(rgb(getComputedStyle(token).color),
+                            rgb(getComputedStyle(block).backgroundColor))};
   });
 }"""
 
@@ -191,7 +201,8 @@ def test_linked_names_in_code_look_like_code(browser, site_url: str, scheme: str
                 problems.append(f"{doc}: {link['name']!r} is drawn with {link['decorated']}")
             if link["twin"] and link["twin"] != link["color"]:
                 problems.append(
-                    f"{doc}: {link['name']!r} is {link['color']}, the same token unlinked {link['twin']}"
+                    f"{doc}: {link['name']!r} is {link['color']}, the same token unlinked "
+                    f"{link['twin']}"
                 )
             if link["contrast"] < 4.5:
                 problems.append(

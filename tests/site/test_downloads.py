@@ -10,8 +10,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from paths import ROOT
 
+from paths import ROOT
 from trtdocs.features.validate import load as load_features
 from trtdocs.notebooks import markdown
 
@@ -68,7 +68,8 @@ def test_version_notes_follow_the_site(ctx: markdown.Context) -> None:
     )
     assert markdown.render("```{feature-note} pte-save\n```\n", ctx) == "\n"
     out = markdown.render(
-        "Options {feature}`gpu-resident-io-python`.\n\n```{feature-note} gpu-resident-io-python\n```\n",
+        "Options {feature}`gpu-resident-io-python`.\n\n```{feature-note} "
+        "gpu-resident-io-python\n```\n",
         ctx,
     )
     note = "Needs a Torch-TensorRT nightly build; described for 2.15, not released"
@@ -80,16 +81,18 @@ def test_version_notes_follow_the_site(ctx: markdown.Context) -> None:
 
 def test_tables_tabs_admonitions_and_links(ctx: markdown.Context) -> None:
     text = (
-        "::::{tab-set}\n:::{tab-item} pip\n```{install-command} 2.14\n```\n:::\n::::\n\n"
-        "(a-target)=\n% a comment\n\n```{warning}\nDo not {doc}`install`.\n```\n\n"
-        "```{data-table} pte-vs-pt2\n```\n\nSee {ref}`a-label`, {ref}`text <local>` and {pypi}`executorch`.\n"
+        "::::{tab-set}\n:::{tab-item} pip\n```{install-command} "
+        "2.14\n```\n:::\n::::\n\n(a-target)=\n% a comment\n\n```{warning}\nDo not "
+        "{doc}`install`.\n```\n\n```{data-table} pte-vs-pt2\n```\n\nSee {ref}`a-label`, "
+        "{ref}`text <local>` and {pypi}`executorch`.\n"
     )
     out = markdown.render(text, ctx)
     assert markdown.leftovers(out) == []
     assert "**pip**\n\n```bash\npip install" in out
     assert "> **Warning:** Do not [Install](install.ipynb)." in out
     assert "| `.pte` (ExecuTorch) | `.pt2` (ExportedProgram) |" in out  # the data file's columns
-    # its version column shows only the notes that say something for 2.14 (GPU-resident I/O: in code, no run)
+    # its version column shows only the notes that say
+    # something for 2.14 (GPU-resident I/O: in code, no run)
     assert (
         "Feature |" in out
         and "In code in 2.14, no run shown; this guide lowers one on a CPU" in out
@@ -167,7 +170,8 @@ def test_the_sites_downloads_hold_no_myst(built_site: Path) -> None:
 
 @pytest.mark.build
 def test_a_directive_planted_in_a_built_download_is_caught(built_site: Path) -> None:
-    """The check above, proven on a mutated copy of a real download (and of its notebook's cells)."""
+    """The check above, proven on a mutated copy of a real download (and of its notebook's
+    cells)."""
     md = (built_site / "notebooks" / "troubleshooting.md").read_text(encoding="utf-8")
     assert markdown.leftovers(md) == []
     md = md.rstrip("\n") + "\n"

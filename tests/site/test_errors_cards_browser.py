@@ -4,15 +4,20 @@ on a phone they stack."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
+
 from reader_site import shot, visit
 
 pytestmark = pytest.mark.browser
 
 # For each card: each shown cell's label, its box, and the top of its value.
-CARDS = """() => [...document.querySelectorAll('article table.trtdocs-data-errors.trtdocs-stacked > tbody > tr')]
+CARDS = """() => [...document.querySelectorAll(
+    'article table.trtdocs-data-errors.trtdocs-stacked > tbody > tr')]
   .map(tr => ({symptom: tr.children[0].innerText.trim().slice(0, 50),
-               cells: [...tr.children].filter(td => getComputedStyle(td).display !== 'none').map(td => {
+               cells: [...tr.children].filter(td => getComputedStyle(td).display !== 'none')
+                                      .map(td => {
                  const box = td.getBoundingClientRect();
                  return {label: td.dataset.label, left: box.left, right: box.right, top: box.top,
                          value: (td.firstElementChild || td).getBoundingClientRect().top};
@@ -20,7 +25,7 @@ CARDS = """() => [...document.querySelectorAll('article table.trtdocs-data-error
 SIDE_BY_SIDE = ("When", "Cause", "Fix")
 
 
-def _cards(browser, site_url: str, width: int) -> list[dict]:  # noqa: ANN001 -- Playwright's browser
+def _cards(browser, site_url: str, width: int) -> list[dict]:  # Playwright's browser
     context = browser.new_context(viewport={"width": width, "height": 900})
     pg = context.new_page()
     visit(pg, site_url + "notebooks/troubleshooting.html")
@@ -41,7 +46,7 @@ def test_when_cause_and_fix_sit_side_by_side_at_1280(browser, site_url: str) -> 
             problems.append(
                 f"{card['symptom']}: values start at " + ", ".join(f"{c['value']:.0f}" for c in row)
             )
-        if any(a["right"] > b["left"] + 1 for a, b in zip(row, row[1:])):
+        if any(a["right"] > b["left"] + 1 for a, b in pairwise(row)):
             problems.append(
                 f"{card['symptom']}: when, cause and fix overlap or are not in that order"
             )

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from paths import ROOT
-from trtdocs.notebooks import banner
 
+from paths import ROOT
 from reader_site import notebook_docs, soup
+from trtdocs.notebooks import banner
 
 pytestmark = pytest.mark.build
 # tools/prose_words.py: the guide's pages together, and each page (COMMON.md contract 3)
@@ -33,7 +33,8 @@ def _prose_words():
 
 
 def over_budget(counts: dict[str, int]) -> list[str]:
-    """What breaks the word budget: each page over :data:`PAGE_WORDS`, a total not under :data:`TOTAL_WORDS`."""
+    """What breaks the word budget: each page over :data:`PAGE_WORDS`, a total not under
+    :data:`TOTAL_WORDS`."""
     problems = [
         f"{page}: {n} words (at most {PAGE_WORDS})"
         for page, n in sorted(counts.items())
@@ -66,8 +67,8 @@ def test_the_word_budget_catches_a_planted_site(
     def page(words: int) -> str:
         # code, outputs and the status banner are not prose: 5,000 words of them count for nothing
         return (
-            "<html><body><article role='main'><details class='trtdocs-status'><summary>Executed in this"
-            " build</summary></details>"
+            "<html><body><article role='main'><details class='trtdocs-status'><summary>Executed "
+            "in this build</summary></details>"
             + f"<p>{'word ' * words}</p>"
             + f"<div class='highlight'><pre>{'x ' * 2_000}</pre></div>"
             + f"<div class='cell_output'>{'y ' * 3_000}</div></article></body></html>"
@@ -123,9 +124,9 @@ def test_the_version_note_check_catches_planted_notes() -> None:
     )
     assert version_note_problems(good) == []
     bad = (
-        "<article role='main'><p>Saving works (New in 2.14; Linux only in 2.14) for feature pte-save. It"
-        " loads ().</p><div class='versionchanged'>x</div><div class='trtdocs-version-note warning'>y</div>"
-        "</article>"
+        "<article role='main'><p>Saving works (New in 2.14; Linux only in 2.14) for feature "
+        "pte-save. It loads ().</p><div class='versionchanged'>x</div><div "
+        "class='trtdocs-version-note warning'>y</div></article>"
     )
     assert version_note_problems(bad) == [
         "says 'New in 2.14'",

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from sites import REAL_TABLE, build
 from sphinx.util.inventory import InventoryFile
+
+from sites import REAL_TABLE, build
 from trtdocs.features.validate import load
 
 pytestmark = pytest.mark.build
@@ -21,7 +22,7 @@ def _inventory(site: Path) -> dict[str, dict[str, object]]:
 
 
 def _uri(item: object) -> str:
-    return item.uri  # type: ignore[attr-defined]
+    return item.uri  # type: ignore[attr-defined]  # its class is private to Sphinx
 
 
 def _sections(site: Path) -> dict[str, set[str]]:

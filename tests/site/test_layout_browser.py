@@ -18,8 +18,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from reader_site import notebook_docs, pages
-from reader_site import SEARCH_DONE, copy_with, settle, shot, visit
+from reader_site import SEARCH_DONE, copy_with, notebook_docs, pages, shot, visit
 from trtdocs.notebooks import banner
 
 pytestmark = pytest.mark.browser
@@ -43,14 +42,17 @@ FIRST_CODE = """() => {
 COLUMNS_OFF_SCREEN = """() => {
   const width = document.documentElement.clientWidth, out = [];
   for (const table of document.querySelectorAll('article table')) {
-    const wrapper = table.closest('.table-wrapper');  // furo's: it scrolls a table too wide for the column
+    // furo's wrapper: it scrolls a table too wide for the column
+    const wrapper = table.closest('.table-wrapper');
     if (wrapper && wrapper.scrollWidth > wrapper.clientWidth + 1)
-      out.push(`${table.className}: scrolls sideways (${wrapper.scrollWidth} > ${wrapper.clientWidth} px)`);
+      out.push(`${table.className}: scrolls sideways `
+               + `(${wrapper.scrollWidth} > ${wrapper.clientWidth} px)`);
     for (const cell of table.querySelectorAll('th, td')) {
       const box = cell.getBoundingClientRect();
       if (box.width > 1 && (box.right > width + 1 || box.left < -1)) {
-        out.push(`${table.className}: "${cell.textContent.trim().slice(0, 40)}" at ${Math.round(box.left)}`
-                 + `..${Math.round(box.right)} px, off a ${width} px screen`);
+        out.push(`${table.className}: "${cell.textContent.trim().slice(0, 40)}"`
+                 + ` at ${Math.round(box.left)}..${Math.round(box.right)} px,`
+                 + ` off a ${width} px screen`);
         break;
       }
     }
@@ -79,13 +81,16 @@ BROKEN_HEADING_WORDS = """() => {
     const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       if (node.parentElement.closest('a.headerlink')) continue;
-      // a word, or a piece of one up to a hyphen or dot (where a title may break: "Torch-", "torch_tensorrt.")
+      // a word, or a piece of one up to a hyphen or dot (where a title may break:
+      // "Torch-", "torch_tensorrt.")
       for (const m of node.textContent.matchAll(/[^\\s.-]+[.-]?/g)) {
         const range = document.createRange();
         range.setStart(node, m.index);
         range.setEnd(node, m.index + m[0].length);
-        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-        if (lines.size > 1) out.push(`${heading.tagName}: "${m[0]}" broken across ${lines.size} lines`);
+        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                                                          .map(r => Math.round(r.top)));
+        if (lines.size > 1)
+          out.push(`${heading.tagName}: "${m[0]}" broken across ${lines.size} lines`);
       }
     }
   }
@@ -99,10 +104,12 @@ CODE_IN_TABLES = """() => {
       const text = code.textContent;
       if (/[\\u201c\\u201d\\u2018\\u2019]/.test(text)) out.push(`curly quote in code: ${text}`);
       for (const word of code.querySelectorAll('span.pre'))
-        if (word.getClientRects().length > 1) out.push(`name broken across lines: ${word.textContent}`);
+        if (word.getClientRects().length > 1)
+          out.push(`name broken across lines: ${word.textContent}`);
     }
     // code written as text (a quote after "="): smart quotes turned it to prose
-    if (/=\\s*[\\u201c\\u201d\\u2018\\u2019]/.test(table.textContent)) out.push('code as prose: a curly quote after "="');
+    if (/=\\s*[\\u201c\\u201d\\u2018\\u2019]/.test(table.textContent))
+      out.push('code as prose: a curly quote after "="');
   }
   return out;
 }"""
@@ -110,7 +117,8 @@ CODE_IN_TABLES = """() => {
 COPIED_MACHINERY = """() => {
   const out = [];
   for (const pre of document.querySelectorAll('article div.highlight pre')) {
-    const copy = pre.cloneNode(true);  // what sphinx-copybutton copies: the block minus copybutton_exclude
+    // what sphinx-copybutton copies: the block minus copybutton_exclude
+    const copy = pre.cloneNode(true);
     copy.querySelectorAll('.linenos, .gp, .go').forEach(e => e.remove());
     for (const line of copy.textContent.split('\\n'))
       if (/^\\s*%%/.test(line) || /\\bdrift:/.test(line)) out.push(line.trim());
@@ -124,14 +132,18 @@ DIAGRAM_CONTRAST = """(minimum) => {
     if (m) { const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
              return [p[0] / 255, p[1] / 255, p[2] / 255, p.length > 3 ? p[3] : 1]; }
     m = s && s.match(/color\\(srgb ([^)]+)\\)/);
-    if (m) { const p = m[1].split(/[\\s\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; }
+    if (m) { const p = m[1].split(/[\\s\\/]+/).filter(Boolean).map(Number);
+             return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; }
     return null;
   };
-  const lum = (c) => { const f = (v) => v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+  const lum = (c) => { const f = (v) => v <= 0.04045 ? v / 12.92
+                                                    : Math.pow((v + 0.055) / 1.055, 2.4);
                        return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
   let page = parse(getComputedStyle(document.body).backgroundColor);
-  if (!page || page[3] === 0) page = parse(getComputedStyle(document.documentElement).backgroundColor) || [1, 1, 1, 1];
+  if (!page || page[3] === 0)
+    page = parse(getComputedStyle(document.documentElement).backgroundColor) || [1, 1, 1, 1];
   const out = [];
   for (const text of document.querySelectorAll('article svg text')) {
     const fg = parse(getComputedStyle(text).fill);
@@ -146,7 +158,8 @@ DIAGRAM_CONTRAST = """(minimum) => {
   return out;
 }"""
 
-# The smallest a diagram's text may be drawn at 1280 px (its box height, in CSS px): about a 9 px font.
+# The smallest a diagram's text may be drawn at 1280
+# px (its box height, in CSS px): about a 9 px font.
 MIN_DIAGRAM_TEXT = 11
 DIAGRAM_TEXT_SIZE = """(minimum) => {
   const out = [];
@@ -200,10 +213,11 @@ def test_the_checks_catch_planted_pages(phone) -> None:
         + "<td style='white-space:nowrap'>a wide column of words</td>"
         * 6
         + "</tr></table></div>"
-        "<table><tr><td style='width:60px'><code><span class='pre' style='white-space:normal;"
-        "word-break:break-all'>backend_config_of_the_program</span> format=\u201dexecutorch\u201d</code>"
-        "</td></tr></table><div class='highlight'><pre>%%writefile main.cpp\nint x;\n"
-        "# drift: fragment</pre></div></article>"
+        "<table><tr><td style='width:60px'><code><span class='pre' "
+        "style='white-space:normal;word-break:break-all'>backend_config_of_the_program</span> "
+        "format=\u201dexecutorch\u201d</code></td></tr></table><div "
+        "class='highlight'><pre>%%writefile main.cpp\nint x;\n# drift: "
+        "fragment</pre></div></article>"
     )
     assert pg.evaluate(FIRST_CODE) > PHONE["height"]
     assert any("off a 390 px screen" in p for p in pg.evaluate(COLUMNS_OFF_SCREEN))
@@ -238,21 +252,22 @@ def test_the_checks_catch_planted_pages(phone) -> None:
     )
     assert len(pg.evaluate(DIAGRAM_CONTRAST, 4.5)) == 2
     pg.set_content(
-        "<article><div class='trtdocs-diagram'><svg width='300' height='60'><text y='20' font-size='6'>"
-        "tiny</text><text y='50' font-size='14'>large</text></svg></div></article>"
+        "<article><div class='trtdocs-diagram'><svg width='300' height='60'><text y='20' "
+        "font-size='6'>tiny</text><text y='50' font-size='14'>large</text></svg></div></article>"
     )
     assert [p.split(":")[0] for p in pg.evaluate(DIAGRAM_TEXT_SIZE, MIN_DIAGRAM_TEXT)] == ['"tiny"']
     # and a page that keeps every rule passes each check
     pg.set_content(
-        "<body style='background:#131416'><article><div class='highlight'><pre>import torch</pre></div>"
-        "<div class='table-wrapper' style='overflow-x:auto'><table><tr>"
+        "<body style='background:#131416'><article><div class='highlight'><pre>import "
+        "torch</pre></div><div class='table-wrapper' style='overflow-x:auto'><table><tr>"
         + "<td>a column</td>"
         * 3
         + "</tr></table></div><table><tr><td><code><span class='pre'"
-        " style='white-space:nowrap'>backend_config</span> <span class='pre'>format=\"executorch\"</span>"
-        "</code></td></tr></table><div class='highlight'><pre>int main() {}</pre></div>"
-        "<svg><g class='node'><polygon fill='#1d3b2a' points='0,0 9,0 9,9'/><text fill='#e6edf3'>engine"
-        "</text></g><text fill='#e6edf3'>label</text></svg></article></body>"
+        " style='white-space:nowrap'>backend_config</span> <span "
+        "class='pre'>format=\"executorch\"</span></code></td></tr></table><div "
+        "class='highlight'><pre>int main() {}</pre></div><svg><g class='node'><polygon "
+        "fill='#1d3b2a' points='0,0 9,0 9,9'/><text fill='#e6edf3'>engine</text></g><text "
+        "fill='#e6edf3'>label</text></svg></article></body>"
     )
     assert pg.evaluate(FIRST_CODE) < PHONE["height"]
     assert pg.evaluate(COLUMNS_OFF_SCREEN) == [] and pg.evaluate(CODE_IN_TABLES) == []
@@ -299,8 +314,8 @@ def test_no_table_column_or_title_word_is_off_screen(
                 problems += [
                     f"{rel}: {c} is a table on a phone"
                     for c in pg.evaluate(
-                        "[...document.querySelectorAll('article table.trtdocs-stack:not(.trtdocs-stacked)')]"
-                        ".map(t => t.className)"
+                        "[...document.querySelectorAll('article "
+                        "table.trtdocs-stack:not(.trtdocs-stacked)')].map(t => t.className)"
                     )
                 ]
         width = viewport["width"]

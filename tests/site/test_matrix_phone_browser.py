@@ -4,6 +4,7 @@ the releases' labels and values line up, and no value runs into the next column.
 from __future__ import annotations
 
 import pytest
+
 from reader_site import shot, visit
 
 pytestmark = pytest.mark.browser
@@ -22,7 +23,7 @@ CARDS = """t => [...t.querySelectorAll(':scope > tbody > tr')].map(tr => {
 })"""
 
 
-def matrix_card_problems(pg) -> list[str]:  # noqa: ANN001 -- a Playwright page
+def matrix_card_problems(pg) -> list[str]:  # pg: a Playwright page
     problems = []
     for card in pg.locator("article table.trtdocs-support-matrix.trtdocs-stacked").first.evaluate(
         CARDS
@@ -34,7 +35,8 @@ def matrix_card_problems(pg) -> list[str]:  # noqa: ANN001 -- a Playwright page
                 + ", ".join(f"{c['label']} {c['top']:.0f}" for c in card["cells"])
             )
         problems += [
-            f"{card['feature']}: {c['label']}'s value runs {c['right'] - c['edge']:.0f} px past its column"
+            f"{card['feature']}: {c['label']}'s value runs {c['right'] - c['edge']:.0f} px past "
+            "its column"
             for c in card["cells"]
             if c["right"] > c["edge"] + 1
         ]

@@ -19,6 +19,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 import pytest
+
 from paths import ROOT
 from reader_run import (
     RUNS_HERE,
@@ -30,7 +31,6 @@ from reader_run import (
     reading_docs,
 )
 from reader_site import notebook_docs
-
 from trtdocs.features.validate import load as load_features
 from trtdocs.notebooks import gating
 from trtdocs.notebooks import plan as gating_plan
@@ -88,7 +88,8 @@ def test_gating_outside_sphinx_skips_what_the_build_skipped(built_site: Path, do
     )
     plan = gating.gate(jupytext.read(ROOT / f"{doc}.md"), context, doc)
     assert {s.number for s in plan.skipped} == built_skips, (
-        f"{doc}: gating outside Sphinx skips {[s.number for s in plan.skipped]}, the build skipped {sorted(built_skips)}"
+        f"{doc}: gating outside Sphinx skips {[s.number for s in plan.skipped]}, the build skipped "
+        f"{sorted(built_skips)}"
     )
 
 
@@ -104,10 +105,11 @@ def test_the_download_runs_as_a_reader_runs_it(
     ours = [c for c in ran.cells if c.cell_type == "code"]
     theirs = [c for c in site.cells if c.cell_type == "code"]
     assert len(ours) == len(theirs) == entry["code_cells"]
-    for number, (mine, built) in enumerate(zip(ours, theirs), start=1):
+    for number, (mine, built) in enumerate(zip(ours, theirs, strict=True), start=1):
         assert (number in skipped) == (mine.execution_count is None), f"{doc} cell {number}"
         assert outputs(mine) == outputs(built), (
-            f"{doc} cell {number}: run from the download, in reading order, its outputs differ from the site's"
+            f"{doc} cell {number}: run from the download, in reading order, its outputs differ "
+            "from the site's"
         )
 
 
@@ -128,7 +130,7 @@ def test_the_run_is_in_reading_order_in_one_folder(built_site: Path, reader_run:
 def test_a_kernel_of_the_run_does_not_see_the_site_package(tmp_path: Path) -> None:
     """The run can fail: a notebook that imports the site's package does not run in
     the kernel it starts (nothing on PYTHONPATH), though this process imports it."""
-    import trtdocs  # noqa: F401
+    import trtdocs  # noqa: F401 -- this process can import it
 
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import trtdocs")])
     nb.metadata["kernelspec"] = {

@@ -8,6 +8,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
+
 from paths import ROOT
 from sitebuild import SiteBuild, failure_report
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import os
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import jupytext
 import nbformat
-from myst_nb.core.read import read_myst_markdown_notebook
 import pytest
 from bs4 import BeautifulSoup
+from myst_nb.core.read import read_myst_markdown_notebook
+
 from paths import ROOT
 from prose import prose_blocks, violations
 from reader_site import (
@@ -57,7 +59,8 @@ def test_internal_links_and_assets_resolve(built_site: Path) -> None:
 
 
 def test_links_are_relative(built_site: Path) -> None:
-    # 404.html is served at any depth: its links start at the site's root path (notfound_urls_prefix)
+    # 404.html is served at any depth: its links start at the site's root path
+    # (notfound_urls_prefix)
     rooted = [
         f"{p.relative_to(built_site)}: {url}"
         for p in pages(built_site)
@@ -196,7 +199,7 @@ def test_md_download_has_a_download_attribute(built_site: Path) -> None:
 
 
 def test_marks_fold_their_reason(built_site: Path) -> None:
-    for doc, entry in provenance(built_site)["notebooks"].items():
+    for doc in provenance(built_site)["notebooks"]:
         for mark in main_content(built_site / f"{doc}.html").select(".trtdocs-not-executed"):
             assert mark.name == "details", f"{doc}: a mark is not folded"
             line = mark.find("summary").get_text(strip=True)
@@ -239,7 +242,8 @@ def test_running_time_from_the_provenance(built_site: Path) -> None:
 
 
 def test_the_release_note_links_to_the_release_table(built_site: Path) -> None:
-    """The sidebar names the documented release as text and links to the table of the others (no switcher)."""
+    """The sidebar names the documented release as text and links to the table of the others (no
+    switcher)."""
     nav = soup(built_site / "index.html").select_one(".trtdocs-releases")
     current = nav.select_one(".trtdocs-release-current")
     assert current.find("a") is None and "Torch-TensorRT 2.14.0" in current.get_text(
@@ -271,7 +275,7 @@ def test_heading_levels_are_not_skipped(built_site: Path) -> None:
             bad.append(f"{page.relative_to(built_site)}: headings {levels} (one h1, first)")
         bad += [
             f"{page.relative_to(built_site)}: h{b} follows h{a}"
-            for a, b in zip(levels, levels[1:])
+            for a, b in pairwise(levels)
             if b > a + 1
         ]
     assert not bad, "\n".join(bad)
@@ -303,7 +307,8 @@ def test_link_text_says_where_it_goes(built_site: Path) -> None:
                 or (text == "¶" and not label)
             ):
                 vague.append(
-                    f"{page.relative_to(built_site)}: <a href={a['href']}>{a.get_text(strip=True)!r}"
+                    f"{page.relative_to(built_site)}: <a "
+                    f"href={a['href']}>{a.get_text(strip=True)!r}"
                 )
     assert not vague, "links whose text does not say where they go:\n" + "\n".join(vague)
 
@@ -402,7 +407,7 @@ def test_index_gives_the_reading_order(built_site: Path) -> None:
     # (maintainer pages are out of the readers' chain: trtdocs.site.navigation)
     maintainers = {built_site / f"{d}.html" for d in MAINTAINER_DOCS}
     for group in ([p for p in toc if p not in maintainers], [p for p in toc if p in maintainers]):
-        for here, there in zip(group, group[1:]):
+        for here, there in pairwise(group):
             nxt = soup(here).select_one("a.next-page")
             assert nxt is not None and resolve(here, nxt["href"])[0] == there, (
                 f"{here.name}: next page is not {there.name}"
@@ -512,7 +517,7 @@ def test_site_shows_each_cells_streams_whole(built_site: Path) -> None:
         assert len(shown) == len(code), (
             f"{doc}: {len(shown)} cells on the page, {len(code)} in its notebook"
         )
-        for number, (cell, html) in enumerate(zip(code, shown), start=1):
+        for number, (cell, html) in enumerate(zip(code, shown, strict=True), start=1):
             tags = set(cell.metadata.get("tags", []))
             for name, css in KINDS.items():
                 if tags & {"remove-output", f"remove-{name}"}:
@@ -521,7 +526,8 @@ def test_site_shows_each_cells_streams_whole(built_site: Path) -> None:
                     o.text for o in cell.outputs if o.output_type == "stream" and o.name == name
                 )
                 seen = "\n".join(b.get_text() for b in html.select(f"div.output.{css}"))
-                # the page leaves out ExecuTorch's cpuinfo lines (trtdocs.output.lognoise), the download keeps them
+                # the page leaves out ExecuTorch's cpuinfo lines
+                # (trtdocs.output.lognoise), the download keeps them
                 expected = terminal_text(wrote)
                 expected = quiet(expected) if name == "stderr" else expected
                 assert _lines(seen) == _lines(expected), f"{doc} cell {number}: {name} differs"

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from paths import ROOT
 
 PACKAGE = ROOT / "docs" / "_ext" / "trtdocs"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from trtdocs import tomlfile
 from trtdocs.features.fields import FeaturesError
 

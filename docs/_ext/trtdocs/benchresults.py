@@ -36,7 +36,7 @@ def _seconds(value: Any) -> str:
 def table_rows(data: dict[str, Any]) -> list[tuple[str, ...]]:
     """One row of text per scenario: the venv first (when measured), then the rest."""
     rows = ([data["venv"]] if data.get("venv") else []) + list(data["rows"])
-    out = []
+    out: list[tuple[str, ...]] = []
     for row in rows:
         label = row.get("label", row["id"])
         if row.get("carried"):
@@ -108,15 +108,18 @@ def _table(rows: list[tuple[str, ...]]) -> nodes.table:
     group += head
     body = nodes.tbody()
     group += body
-    for section, cells_list in ((head, [HEADER]), (body, rows)):
-        for cells in cells_list:
-            row = nodes.row()
-            for text in cells:
-                entry = nodes.entry()
-                entry += nodes.paragraph(text=text)
-                row += entry
-            section += row
+    head += _row(HEADER)
+    body.extend(_row(cells) for cells in rows)
     return table
+
+
+def _row(cells: tuple[str, ...]) -> nodes.row:
+    row = nodes.row()
+    for text in cells:
+        entry = nodes.entry()
+        entry += nodes.paragraph(text=text)
+        row += entry
+    return row
 
 
 class BuildBenchmark(SphinxDirective):

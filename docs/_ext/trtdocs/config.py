@@ -68,7 +68,7 @@ def setting(
     help: str,
     *,
     rebuild: str = "env",
-    env: str = "",  # noqa: A002
+    env: str = "",
     parse: Callable[[str], Any] = str,
     check: Callable[[Any], str | None] | None = None,
 ) -> Any:
@@ -228,12 +228,21 @@ class TrtdocsConfig:
 FIELDS: tuple[dataclasses.Field, ...] = dataclasses.fields(TrtdocsConfig)
 
 
+def _initial(field: dataclasses.Field) -> Any:
+    """The field's declared default (from its factory, for a list or a dict)."""
+    if field.default is not dataclasses.MISSING:
+        return field.default
+    if field.default_factory is not dataclasses.MISSING:
+        return field.default_factory()
+    raise ConfigError(f"{PREFIX}{field.name} declares no default")
+
+
 def _default(field: dataclasses.Field) -> Any:
     """The field's default; its environment variable's value when that is set."""
     name = field.metadata["env"]
     text = os.environ.get(name, "") if name else ""
     if not text:
-        return field.default_factory() if field.default is dataclasses.MISSING else field.default
+        return _initial(field)
     try:
         return field.metadata["parse"](text)
     except ValueError as exc:
@@ -275,7 +284,7 @@ def check(app: Sphinx, config: Config) -> None:
 
 
 def _types(field: dataclasses.Field) -> tuple[type, ...]:
-    default = field.default_factory() if field.default is dataclasses.MISSING else field.default
+    default = _initial(field)
     return (int, float) if isinstance(default, float) else (type(default),)
 
 

@@ -172,7 +172,8 @@ class DataTable(SphinxDirective):
         anchor_key, name_key = fields
         std = self.env.domains.standard_domain
         seen: set[str] = set()
-        for row, e in zip(next(table.findall(nodes.tbody)).children, entries):
+        rows = [r for r in next(table.findall(nodes.tbody)).children if isinstance(r, nodes.row)]
+        for row, e in zip(rows, entries, strict=True):
             anchor = str(e.get(anchor_key, ""))
             if not anchor or anchor != nodes.make_id(anchor) or anchor in seen:
                 raise self.error(

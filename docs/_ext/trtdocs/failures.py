@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docutils import nodes
-from sphinx.util.logging import NAMESPACE, is_suppressed_warning
-from sphinx.util.nodes import get_node_source
+from sphinx.util.logging import NAMESPACE, get_node_location, is_suppressed_warning
 
 from . import state
 
@@ -61,7 +60,7 @@ class _Watch(logging.Handler):
         if isinstance(location, tuple) and location:
             location = location[0]
         if isinstance(location, nodes.Node):
-            location = get_node_source(location)
+            location = get_node_location(location)  # "<source>:<line>", or None
         if isinstance(location, str) and location:
             if location in env.all_docs or location in env.found_docs:
                 return location

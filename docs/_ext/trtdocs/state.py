@@ -56,7 +56,8 @@ class BuildState:
     feature_refs: dict[str, set[str]] = dataclasses.field(
         default_factory=dict
     )  # feature ids a page names
-    # pages made from every notebook's plan (build report, page needs): read again when any notebook is
+    # pages made from every notebook's plan (build report, page needs): read again when any
+    # notebook is read again
     report_docs: set[str] = dataclasses.field(default_factory=set)
     # pages made from the installed API (the reference, checked literals, linked code)
     api_docs: set[str] = dataclasses.field(default_factory=set)
@@ -64,7 +65,8 @@ class BuildState:
     # (trtdocs.api.backrefs: checked once every page is read, on a site with the API reference)
     api_cells: dict[str, CellPage] = dataclasses.field(default_factory=dict)
     api_unchecked: set[str] = dataclasses.field(default_factory=set)
-    # where each page's shown code cells use a name that links (trtdocs.api.backrefs, trtdocs.api.names.UseSite)
+    # where each page's shown code cells use a name that links (trtdocs.api.backrefs,
+    # trtdocs.api.names.UseSite)
     api_uses: dict[str, tuple[UseSite, ...]] = dataclasses.field(default_factory=dict)
     # pages that list those uses ("Used in"): written again when a page's uses change
     backref_docs: set[str] = dataclasses.field(default_factory=set)
@@ -129,13 +131,17 @@ class BuildState:
             setattr(self, name, value)
 
 
+# The environment's attribute that holds it (Sphinx pickles the environment whole).
+ATTRIBUTE = "trtdocs"
+
+
 def of(env: BuildEnvironment) -> BuildState:
     """The build's state, made on first use."""
-    try:
-        return env.trtdocs
-    except AttributeError:
-        env.trtdocs = BuildState()
-        return env.trtdocs
+    found = getattr(env, ATTRIBUTE, None)
+    if found is None:
+        found = BuildState()
+        setattr(env, ATTRIBUTE, found)
+    return found
 
 
 def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:

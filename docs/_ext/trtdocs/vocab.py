@@ -82,9 +82,9 @@ STATES: Final[Mapping[str, State]] = MappingProxyType(
         "yes": State(
             "yes",
             "\u2713",
-            "a run is shown: an upstream test that runs it at a named commit (one "
-            "that skips on some machines, with a log of it passing), a published file that does it, or "
-            "a cell of this guide that runs it",
+            "a run is shown: an upstream test that runs it at a named commit (one that skips on "
+            "some machines, with a log of it passing), a published file that does it, or a cell "
+            "of this guide that runs it",
             "run",
         ),
         "in-code": State(

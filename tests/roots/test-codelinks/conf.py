@@ -1,4 +1,5 @@
-# The API reference and a notebook (not executed) whose code names API objects (tests/build/test_code_links.py).
+# The API reference and a notebook (not executed) whose code names API objects
+# (tests/build/test_code_links.py).
 project = "code links fixture"
 extensions = ["myst_nb", "trtdocs.features", "trtdocs.api"]
 exclude_patterns = ["_build"]

@@ -11,8 +11,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from paths import EXT
 
+from paths import EXT
 from trtdocs.api import cache, model
 
 
@@ -24,7 +24,11 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_a_stored_object_is_read_back_not_made_again(cache_dir: Path) -> None:
     made = []
-    make = lambda: made.append(1) or {"x": [1, 2]}  # noqa: E731
+
+    def make() -> dict[str, list[int]]:
+        made.append(1)
+        return {"x": [1, 2]}
+
     assert cache.cached("k1", make) == {"x": [1, 2]}
     assert cache.cached("k1", make) == {"x": [1, 2]}
     assert made == [1] and [p.name for p in cache_dir.iterdir()] == ["k1.pickle"]
@@ -39,7 +43,7 @@ def test_an_unreadable_file_is_made_again(cache_dir: Path) -> None:
 
 def test_old_files_are_pruned(cache_dir: Path) -> None:
     for i in range(cache.KEEP + 3):
-        cache.cached(f"n{i}", lambda: i)
+        cache.cached(f"n{i}", lambda i=i: i)
         os.utime(cache_dir / f"n{i}.pickle", (i, i))  # oldest first
     cache.cached("last", lambda: 0)
     kept = sorted(p.stem for p in cache_dir.iterdir())

@@ -8,8 +8,8 @@ from __future__ import annotations
 from docutils import nodes
 from docutils.core import publish_from_doctree
 from docutils.utils import new_document
-from html_check import problems
 
+from html_check import problems
 from trtdocs.api import fields
 
 

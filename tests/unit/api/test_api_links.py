@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from paths import ROOT
 
+from paths import ROOT
 from trtdocs.api import model
 from trtdocs.api.external import ExternalIndex
 from trtdocs.api.links import LinksError, load_links

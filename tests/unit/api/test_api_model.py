@@ -10,9 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from api_copies import planted_copy
-from api_fixtures import DATA, ERRATA, model, table  # noqa: F401 (fixtures)
 
+from api_copies import planted_copy
+from api_fixtures import (  # noqa: F401 -- pytest finds a module's fixtures among its names
+    DATA,
+    ERRATA,
+    model_fixture,
+    table_fixture,
+)
 from trtdocs.api import data as apidata
 from trtdocs.api import index as api_index
 from trtdocs.api import model as apimodel
@@ -85,9 +90,16 @@ def test_mapping_problems_name_file_and_entry(tmp_path, model, table):
     base = DATA.read_text(encoding="utf-8")
     cases = {
         # a parameter neither the installed save() has nor a later release's feature explains
-        '"torch_tensorrt.save:no_such_option" = ["cuda-backend-coalesce"]': r"features\.'torch_tensorrt\.save:no_such_option'.*feature 'cuda-backend-coalesce' is in 2\.14",
-        '"torch_tensorrt.save:retrace" = ["no-such-feature"]': r"features\.'torch_tensorrt\.save:retrace'.*unknown feature 'no-such-feature'",
-        '"torch_tensorrt.no_such_function" = ["pte-save"]': r"features\.'torch_tensorrt\.no_such_function'.*feature 'pte-save' is in 2\.14",
+        '"torch_tensorrt.save:no_such_option" = ["cuda-backend-coalesce"]': (
+            r"features\.'torch_tensorrt\.save:no_such_option'.*"
+            r"feature 'cuda-backend-coalesce' is in 2\.14"
+        ),
+        '"torch_tensorrt.save:retrace" = ["no-such-feature"]': (
+            r"features\.'torch_tensorrt\.save:retrace'.*unknown feature 'no-such-feature'"
+        ),
+        '"torch_tensorrt.no_such_function" = ["pte-save"]': (
+            r"features\.'torch_tensorrt\.no_such_function'.*feature 'pte-save' is in 2\.14"
+        ),
     }
     for line, message in cases.items():
         bad = base.replace('"torch_tensorrt.save:retrace" = ["save-keeps-compiled-graph"]', line)

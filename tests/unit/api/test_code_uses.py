@@ -31,7 +31,10 @@ def test_uses_come_from_the_drift_resolution():
 
 
 def test_misaligned_spans_leave_the_markup_alone():
-    pre = '<span></span><span class="n">torch_tensorrt</span><span class="o">.</span><span class="n">save</span>\n'
+    pre = (
+        '<span></span><span class="n">torch_tensorrt</span><span class="o">.</span><span '
+        'class="n">save</span>\n'
+    )
     text = "torch_tensorrt.save\n"
     whole = codelinks.link_tokens(
         pre, text, [(0, 19, "torch_tensorrt.save", "api.html#torch_tensorrt.save")]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
+
 from paths import FIXTURES, ROOT
 from trtdocs.api.index import ApiIndex
 from trtdocs.drift import api
@@ -76,7 +76,8 @@ def test_planted_defects_fail(index, features):
         (4, 34, "unknown-keyword"),  # Method.execute(clone_outputs=...), through return annotations
         (5, 39, "missing-name"),  # torch_tensorrt_executorch_runtime.register (0.2.x)
         (5, 40, "missing-name"),  # torch_tensorrt.executorch.check_zero_copy_kv
-        # blocks shown as text: a {code-block} with the cells' names, and a fence with its own import
+        # blocks shown as text: a {code-block} with the
+        # cells' names, and a fence with its own import
         (None, 47, "unknown-keyword"),  # save(use_cuda_graphs=...), torch_tensorrt bound by cell 1
         (None, 52, "missing-name"),  # torch_tensorrt.executorch.zero_copy_backend_config
     ]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from docutils import nodes
+
 from paths import ROOTS
 from trtdocs.drift import captions, cpp, gxx
 from trtdocs.notebooks import cxxsdk
@@ -39,9 +40,10 @@ def test_the_compiled_sentence_names_the_compiler_the_packages_and_each_stub():
         stubs=("a/b.h",),
     )
     assert captions.compiled_text(done) == (
-        f"Compiled when this site was built (g++ 12.2.0, syntax only, C++17) against ExecuTorch "
-        f"{cxxsdk.sdk_version()}'s C++ package and CUDA 13.1's headers, with a declaration stub for "
-        "`<a/b.h>`, which no package the build installs carries (`docs/_ext/trtdocs/drift/stubs`)."
+        "Compiled when this site was built (g++ 12.2.0, syntax only, C++17) against ExecuTorch "
+        f"{cxxsdk.sdk_version()}'s C++ package and CUDA 13.1's headers, with a declaration stub "
+        "for `<a/b.h>`, which no package the build installs carries "
+        "(`docs/_ext/trtdocs/drift/stubs`)."
     )
     real = gxx.Compiled("p.md", 3, "", "g++ 12.2.0", ("X",), real=("a/b.h", "c.h"))
     assert captions.compiled_text(real).endswith(
@@ -52,7 +54,7 @@ def test_the_compiled_sentence_names_the_compiler_the_packages_and_each_stub():
 
 
 def test_a_caption_whose_block_is_gone_is_reported():
-    doc = nodes.document(None, None)  # type: ignore[arg-type]
+    doc = nodes.document(None, None)  # type: ignore[arg-type]  # the check reads only the tree
     doc += nodes.literal_block("int main() {}\n", "int main() {}\n")
     kept = captions.caption_text("", "kept")
     lost = captions.caption_text("a.h", "lost")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from paths import ROOT, ROOTS
-
 from trtdocs.drift.__main__ import main
 
 

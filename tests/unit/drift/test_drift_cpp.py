@@ -6,6 +6,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+
 from paths import FIXTURES, ROOT
 from trtdocs.drift import cpp, gxx, headers, installs
 from trtdocs.features.validate import load as load_features
@@ -55,7 +56,8 @@ def test_the_stubs_come_last_and_only_when_on():
 def test_good_blocks_compile_or_are_listed_with_reasons():
     result = cpp.check_pages(FIXTURES, paths=[FIXTURES / "drift-cpp" / "good.md"], stubs=True)
     assert result.violations == ()
-    # the runtime API, the Module API, a CUDA block, the 1.4 tensor API (1.4.1 wheel), the delegate's stub
+    # the runtime API, the Module API, a CUDA block, the
+    # 1.4 tensor API (1.4.1 wheel), the delegate's stub
     assert result.compiled == 5 and result.parsed_cmake == 1
     assert [(item.line, item.header) for item in result.listed] == [
         (90, "executorch/extension/module/module.h"),
@@ -262,6 +264,7 @@ def test_writefile_cells_of_cpp_files_are_highlighted_as_cpp():
     from docutils.frontend import get_default_settings
     from docutils.parsers.rst import Parser
     from docutils.utils import new_document
+
     from trtdocs.output import cellmagic
 
     doc = new_document("<t>", get_default_settings(Parser))
@@ -298,6 +301,7 @@ def test_no_executorch_1_4_package_on_pypi_ships_the_module_api():
 
     from packaging.utils import parse_wheel_filename
     from packaging.version import Version
+
     from trtdocs.drift import pypi
 
     files = [f for f in pypi.project("executorch")["files"] if not f.get("yanked")]

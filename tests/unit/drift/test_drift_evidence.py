@@ -3,10 +3,9 @@ in step with the page's text."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import pytest
 
 import paths
-import pytest
 from paths import ROOT
 from trtdocs.drift import claims, evidence
 

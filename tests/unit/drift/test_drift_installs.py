@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from packaging.utils import canonicalize_name
+
 from paths import FIXTURES, ROOT
 from trtdocs.drift import installs
 from trtdocs.features.validate import load as load_features
@@ -67,8 +68,8 @@ def test_messages_name_file_line_and_rule(table, installed):
     commands, _ = find_commands(FIXTURES / "drift-installs" / "bad.md", FIXTURES)
     text = [str(v) for c in commands for v in installs.check_command(c, table, installed)]
     assert (
-        "drift-installs/bad.md:4: [nightly-pre] this command uses a nightly channel but does not pass --pre"
-        in "\n".join(text)
+        "drift-installs/bad.md:4: [nightly-pre] this command uses a nightly channel but does not "
+        "pass --pre" in "\n".join(text)
     )
     assert any("torch-tensorrt==2.13.7 is not a released version" in t for t in text)
     assert any("add torch-tensorrt-executorch-runtime==0.1.0, or mark" in t for t in text)
@@ -218,7 +219,10 @@ def test_delegate_rule_follows_the_table(tmp_path):
     """Once the extra brings the delegate (feature since 2.14 here), the runtime is not needed."""
     data = load_features(FIXTURE_TABLE)
     text = FIXTURE_TABLE.read_text()
-    old = 'since = "2.15"\nnote = "Installing the extra also installs the delegate."\ncells = { "2.14" = { state = "no"'
+    old = (
+        'since = "2.15"\nnote = "Installing the extra also installs the delegate."\ncells = { '
+        '"2.14" = { state = "no"'
+    )
     assert old in text
     moved = tmp_path / "features.toml"
     moved.write_text(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import paths
 from paths import ROOT
 from trtdocs.drift import marks

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from paths import ROOT
 from trtdocs.drift import memo, run
 from trtdocs.drift.memo import PageMemo
@@ -37,7 +38,7 @@ def _guards(
     """One run with the memo, counting the pages whose files the programs guard read."""
     real = accesses.page_accesses
 
-    def counting(path: Path, rel: str):  # noqa: ANN202 -- page_accesses' own type
+    def counting(path: Path, rel: str):  # returns page_accesses' own type
         counted.append(rel)
         return real(path, rel)
 

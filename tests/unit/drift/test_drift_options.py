@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from paths import ROOT
 
+from paths import ROOT
 from trtdocs.api.index import ApiIndex
 from trtdocs.drift import options
 from trtdocs.features.validate import load as load_features

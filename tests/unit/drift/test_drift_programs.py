@@ -1,10 +1,12 @@
-"""Cross-page files (drift/programs.py): what one page reads, an earlier page writes to programs/."""
+"""Cross-page files (drift/programs.py): what one page reads, an earlier page writes to
+programs/."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+
 from paths import FIXTURES, ROOT
 from trtdocs.drift import programs
 from trtdocs.pages import accesses

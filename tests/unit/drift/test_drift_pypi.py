@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 
 import pytest
+
 from paths import ROOT
 from trtdocs.drift import pypi
 from trtdocs.features.validate import load as load_features

@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
 from paths import ROOT
 from trtdocs.drift import evidence, raises, raisesites
 
@@ -20,11 +21,13 @@ REGISTER = ROOT / raises.REGISTER
 # Where upstream sources can be read: "owner/name=<git dir>" entries, os.pathsep apart.
 UPSTREAM_ENV = "TRTDOCS_UPSTREAM_GIT"
 
+# (A line ending in a backslash goes on in the next: TOML keeps an inline table on one line.)
 GOOD_PY = """
 [[failure]]
 call = "torch_tensorrt.load"
 error = "ValueError: Unsupported format"
-site = { dist = "torch-tensorrt==2.14.0", path = "torch_tensorrt/_compile.py", function = "load", fragment = "; expected None or 'executorch'" }
+site = { dist = "torch-tensorrt==2.14.0", path = "torch_tensorrt/_compile.py", \
+function = "load", fragment = "; expected None or 'executorch'" }
 reach = "user"
 named = { anchor = "error-load-format" }
 """
@@ -32,15 +35,19 @@ GOOD_BINARY = """
 [[failure]]
 call = "program load"
 error = "Error::InvalidProgram"
-site = { dist = "torch-tensorrt-executorch-runtime==0.1.0", path = "torch_tensorrt_executorch_runtime/_portable_lib.cpython-311-x86_64-linux-gnu.so", fragment = "TensorRTBackend::init: failed to deserialize TensorRT engine" }
-upstream = { repo = "pytorch/TensorRT", commit = "d7f2062810df37e4bbcfc9065b5f44f09aca7156", path = "cpp/src/torch_tensorrt/executorch/TensorRTBackend.cpp", function = "TensorRTBackend::init" }
+site = { dist = "torch-tensorrt-executorch-runtime==0.1.0", \
+path = "torch_tensorrt_executorch_runtime/_portable_lib.cpython-311-x86_64-linux-gnu.so", \
+fragment = "TensorRTBackend::init: failed to deserialize TensorRT engine" }
+upstream = { repo = "pytorch/TensorRT", commit = "d7f2062810df37e4bbcfc9065b5f44f09aca7156", \
+path = "cpp/src/torch_tensorrt/executorch/TensorRTBackend.cpp", function = "TensorRTBackend::init" }
 reach = "user"
 named = { page = "notebooks/p.md", text = "fails to deserialize" }
 """
 
 
 def _site(root: Path, register: str) -> Path:
-    """A repository with ``register`` as its failure register, the real errors table and one page."""
+    """A repository with ``register`` as its failure register, the real errors table and one
+    page."""
     (root / "docs" / "evidence").mkdir(parents=True)
     (root / "docs" / "data").mkdir(parents=True)
     (root / "notebooks").mkdir()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from paths import ROOT
 from trtdocs.drift import installs, resolve, resolved
 from trtdocs.features.validate import load as load_features

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from paths import ROOT
 from trtdocs.drift import resolve, resolved
 from trtdocs.features.validate import load as load_features
@@ -159,7 +160,8 @@ def test_the_resolver_runs_without_pip_configuration():
 
 def test_a_resolution_inside_the_pins_passes(table):
     shown = _shown(
-        'pip install "torch-tensorrt[executorch]==2.14.0" "torch-tensorrt-executorch-runtime==0.1.0"'
+        'pip install "torch-tensorrt[executorch]==2.14.0" '
+        '"torch-tensorrt-executorch-runtime==0.1.0"'
     )
     found = _resolved(
         torch="2.14.1",

@@ -8,7 +8,6 @@ import shutil
 from pathlib import Path
 
 from paths import ROOT
-
 from trtdocs.drift import cpp, headers
 
 
@@ -63,8 +62,8 @@ def test_a_source_at_another_commit_or_path_is_caught(tmp_path: Path):
     )
     (problem,) = headers.check_stubs(stubs)
     assert (
-        "its source cpp/include/Other.h is not cpp/include/torch_tensorrt/executorch/TensorRTBackend.h"
-        in problem
+        "its source cpp/include/Other.h is not "
+        "cpp/include/torch_tensorrt/executorch/TensorRTBackend.h" in problem
     )
 
 

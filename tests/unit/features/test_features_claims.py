@@ -10,7 +10,6 @@ release that is not on PyPI prints no pins at all.
 from __future__ import annotations
 
 import importlib.metadata
-from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
@@ -18,11 +17,11 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
+from paths import ROOT
 from trtdocs import vocab
 from trtdocs.features import model as F
 from trtdocs.features.sources import RUNS
 from trtdocs.features.validate import load
-from paths import ROOT
 
 TABLE = ROOT / "docs" / "features.toml"
 
@@ -168,7 +167,8 @@ def _metadata_value(source: F.PinSource, name: str) -> str:
     """What ``source``'s field says about pin ``name``, read from the installed distribution."""
     meta = importlib.metadata.metadata(source.distribution)
     assert Version(meta["Version"]) == Version(source.version), (
-        f"the docs venv has {source.distribution} {meta['Version']}, the table cites {source.version}"
+        f"the docs venv has {source.distribution} {meta['Version']}, the table cites "
+        f"{source.version}"
     )
     if source.field == "Version":
         return "==" + meta["Version"]

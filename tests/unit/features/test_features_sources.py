@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
-from paths import ROOT, ROOTS
 
+from paths import ROOT, ROOTS
 from trtdocs.features.sources import SourceError, parse
 from trtdocs.features.validate import FeaturesError, load
 
@@ -127,7 +127,7 @@ def test_the_validator_names_file_and_entry(tmp_path: Path) -> None:
     # planted: a cell citing a research label as a string, as the table once did
     bad.write_text(
         good.replace(
-            '"2.14" = { state = "yes", sources = [%s] }' % RUN,
+            f'"2.14" = {{ state = "yes", sources = [{RUN}] }}',
             '"2.14" = { state = "yes", sources = ["pytorch/TensorRT#4927 c2"] }',
             1,
         ),
@@ -138,7 +138,7 @@ def test_the_validator_names_file_and_entry(tmp_path: Path) -> None:
     assert str(info.value).startswith(f"{bad}: features[0] 'old'.cells.'2.14'.sources[0]: ")
     bad.write_text(
         good.replace(
-            '"2.14" = { state = "yes", sources = [%s] }' % RUN,
+            f'"2.14" = {{ state = "yes", sources = [{RUN}] }}',
             '"2.14" = { state = "yes", evidence = "a wheel" }',
             1,
         ),

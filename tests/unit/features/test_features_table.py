@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from paths import ROOT
 from trtdocs.features import model as F
 from trtdocs.features.validate import FeaturesError, load
 from trtdocs.notebooks import requirements
 from trtdocs.notebooks.environment import Environment
-from paths import ROOT
 
 TABLE = ROOT / "docs" / "features.toml"
 FIXTURE = ROOT / "tests" / "roots" / "test-features" / "features.toml"
@@ -48,7 +48,8 @@ def test_real_table_has_every_id(table: F.FeaturesTable) -> None:
 
 def test_install_commands(table: F.FeaturesTable) -> None:
     assert table.install_command("2.14") == (
-        'pip install "torch-tensorrt[executorch]==2.14.0" "torch-tensorrt-executorch-runtime==0.1.0"'
+        'pip install "torch-tensorrt[executorch]==2.14.0" '
+        '"torch-tensorrt-executorch-runtime==0.1.0"'
     )
     assert table.install_command("2.15") == 'pip install "torch_tensorrt[executorch]>=2.15"'
     assert table.install_command("nightly") == (
@@ -237,7 +238,8 @@ id = "planted"
 title = "Planted feature"
 since = "2.15"
 note = "Described for the next release, shown in nightly builds."
-cells = { "2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "%s", sources = [%s] }, nightly = { state = "%s", sources = [%s] } }
+cells = { "2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, \
+"2.15" = { state = "%s", sources = [%s] }, nightly = { state = "%s", sources = [%s] } }
 """
 RUN = '{ test = "pytorch/TensorRT/tests/test_fixture.py", at = "0123abc" }'
 CODE = '{ file = "pytorch/TensorRT/py/a.py", at = "main" }'
@@ -348,7 +350,7 @@ def test_each_state_of_the_documented_release_reads_in_plain_words(
     cells = f'"2.14" = {{ state = "{state}", sources = [{source}], remark = "{remark}" }}'
     table.write_text(
         FIXTURE.read_text().replace(
-            '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "unknown" }' % RUN,
+            f'"2.14" = {{ state = "yes", sources = [{RUN}] }}, "2.15" = {{ state = "unknown" }}',
             cells + ', "2.15" = { state = "unknown" }',
             1,
         )
@@ -358,7 +360,8 @@ def test_each_state_of_the_documented_release_reads_in_plain_words(
     assert feature.cells["2.14"].state == state
     # a yes says nothing: the guide is about the documented release
     assert t.availability(feature) == headline
-    # the gate follows the code: a cell gated on it runs on 2.14, where the GPU build's run is what counts
+    # the gate follows the code: a cell gated on it runs
+    # on 2.14, where the GPU build's run is what counts
     assert str(t.requirement("internal")) == "torch_tensorrt>=2.14"
 
 
@@ -378,7 +381,8 @@ NOTES_BY_DOCUMENTED_RELEASE = [
     ("2.14", "old", "note_text", ""),
     ("2.14", "next", "availability", "Needs Torch-TensorRT 2.15 or newer"),
     # the newest numbered release lacks it too, so the note names that one
-    # words from the 2.15 cell, which is unknown: not "newer than 2.15", which would say 2.15 lacks it
+    # words from the 2.15 cell, which is unknown: not
+    # "newer than 2.15", which would say 2.15 lacks it
     ("2.14", "future", "availability", "Needs a Torch-TensorRT nightly build; not known for 2.15"),
     ("2.14", "changed", "availability", "Changed in 2.15"),
     ("2.15", "old", "availability", ""),
@@ -403,7 +407,10 @@ def test_notes_relative_to_documented_release(
 def test_a_nightly_feature_says_what_the_newest_release_cell_says(tmp_path: Path) -> None:
     # review 1, finding 5: "a build newer than 2.15" told readers 2.15 lacks a feature that no
     # source shows either way; the words now follow the 2.15 cell, whatever its state
-    unknown = '"2.15" = { state = "unknown", sources = [{ pr = "pytorch/TensorRT#2", shows = "a fixture note" }] }'
+    unknown = (
+        '"2.15" = { state = "unknown", sources = [{ pr = "pytorch/TensorRT#2", shows = "a fixture '
+        'note" }] }'
+    )
     assert unknown in FIXTURE.read_text()
     table = tmp_path / "features.toml"
     table.write_text(
@@ -597,7 +604,8 @@ RUN_SOURCE = '{ test = "pytorch/TensorRT/tests/test_fixture.py", at = "0123abc" 
         ),
         ("pins = { torch = {", "pins = { numpy = {", "releases.'2.14'.pins.numpy: unknown pin"),
         (
-            'pins = { torch = { spec = ">=2.14.0,<2.15.0", metadata = "torch-tensorrt==2.14.0", field = "Requires-Dist" } }',
+            'pins = { torch = { spec = ">=2.14.0,<2.15.0", metadata = "torch-tensorrt==2.14.0", '
+            'field = "Requires-Dist" } }',
             'pins = { torch = ">=2.14.0,<2.15.0" }',
             "releases.'2.14'.pins.torch: must be a table",
         ),
@@ -609,7 +617,8 @@ RUN_SOURCE = '{ test = "pytorch/TensorRT/tests/test_fixture.py", at = "0123abc" 
         (
             'metadata = "torch-tensorrt==2.14.0"',
             'metadata = "torch-tensorrt>=2.14"',
-            "releases.'2.14'.pins.torch.metadata: 'torch-tensorrt>=2.14' must name one published distribution",
+            "releases.'2.14'.pins.torch.metadata: 'torch-tensorrt>=2.14' must name one published "
+            "distribution",
         ),
         (
             'field = "Requires-Dist"',
@@ -621,47 +630,54 @@ RUN_SOURCE = '{ test = "pytorch/TensorRT/tests/test_fixture.py", at = "0123abc" 
             'pins = {}\ninstall = { index_url = "", extra',
             'pins = { cuda = { spec = "13.2", metadata = "torch-tensorrt==2.14.0", '
             'field = "Description" } }\ninstall = { index_url = "", extra',
-            "releases.'2.15'.pins: a described release has no published metadata to take a pin from",
+            "releases.'2.15'.pins: a described release has no published metadata to take a pin "
+            "from",
         ),
         # cells: every release, a known state, the sources its state needs, agreement with since
         (
-            '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
+            f'"2.14" = {{ state = "yes", sources = [{RUN_SOURCE}] }}, "2.15" = {{ state = "yes"',
             '"2.14" = { state = "yes" }, "2.15" = { state = "yes"',
             "features[0] 'old'.cells.'2.14': state 'yes' needs its sources: a run is shown",
         ),
-        # planted: a yes resting on a pull request and a wheel's code, as 2.14's cuda-backend-coalesce once did
+        # planted: a yes resting on a pull request and a wheel's code, as 2.14's
+        # cuda-backend-coalesce once did
         (
-            '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
-            '"2.14" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }, { wheel = "torch-tensorrt==2.14.0", '
-            'path = "torch_tensorrt/_compile.py" }] }, "2.15" = { state = "yes"',
-            "features[0] 'old'.cells.'2.14': state 'yes' means a run is shown: an upstream test that runs it at a "
-            "named commit (one that skips on some machines, with a log of it passing), a published file that does it, "
-            "or a cell of this guide that runs it, but its sources "
-            "(pr, wheel) show none of that: it needs a source of kind artifact",
+            f'"2.14" = {{ state = "yes", sources = [{RUN_SOURCE}] }}, "2.15" = {{ state = "yes"',
+            '"2.14" = { state = "yes", sources = [{ pr = "pytorch/TensorRT#1" }, { wheel = '
+            '"torch-tensorrt==2.14.0", path = "torch_tensorrt/_compile.py" }] }, "2.15" = { '
+            'state = "yes"',
+            "features[0] 'old'.cells.'2.14': state 'yes' means a run is shown: an upstream test "
+            "that runs it at a named commit (one that skips on some machines, with a log of it "
+            "passing), a published file that does it, or a cell of this guide that runs it, but "
+            "its sources (pr, wheel) show none of that: it needs a source of kind artifact",
         ),
         # a test at a branch is no run: a branch moves
         (
-            '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
-            '"2.14" = { state = "yes", sources = [{ test = "pytorch/TensorRT/tests/t.py", at = "main" }] }, '
-            '"2.15" = { state = "yes"',
+            f'"2.14" = {{ state = "yes", sources = [{RUN_SOURCE}] }}, "2.15" = {{ state = "yes"',
+            '"2.14" = { state = "yes", sources = [{ test = "pytorch/TensorRT/tests/t.py", at = '
+            '"main" }] }, "2.15" = { state = "yes"',
             "features[0] 'old'.cells.'2.14'.sources[0]: a test runs at a commit",
         ),
         # planted: code claimed on a pull request's word
         (
-            '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
-            '"2.14" = { state = "in-code", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
+            f'"2.14" = {{ state = "yes", sources = [{RUN_SOURCE}] }}, "2.15" = {{ state = "yes"',
+            '"2.14" = { state = "in-code", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = '
+            '{ state = "yes"',
             "features[0] 'old'.cells.'2.14': state 'in-code' means the release's code has it",
         ),
         # planted: an in-code remark that reads as a run, as 2.14's etrecord once did ("In code in
         # 2.14, no run shown: run upstream only for a program without engines")
         (
-            '"2.14" = { state = "yes", sources = [%s] }, "2.15" = { state = "yes"' % RUN_SOURCE,
-            '"2.14" = { state = "in-code", sources = [{ file = "pytorch/TensorRT/py/a.py", at = "main" }], '
-            'remark = "run upstream only for a program without engines" }, "2.15" = { state = "yes"',
-            "features[0] 'old'.cells.'2.14'.remark: an in-code remark names the run that is missing",
+            f'"2.14" = {{ state = "yes", sources = [{RUN_SOURCE}] }}, "2.15" = {{ state = "yes"',
+            '"2.14" = { state = "in-code", sources = [{ file = "pytorch/TensorRT/py/a.py", at = '
+            '"main" }], remark = "run upstream only for a program without engines" }, "2.15" = { '
+            'state = "yes"',
+            "features[0] 'old'.cells.'2.14'.remark: an in-code remark names the run that is "
+            "missing",
         ),
         (
-            '"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
+            '"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { '
+            'state = "yes"',
             '"2.14" = { state = "no", sources = [] }, "2.15" = { state = "yes"',
             "features[1] 'next'.cells.'2.14': state 'no' needs its sources",
         ),
@@ -681,14 +697,19 @@ RUN_SOURCE = '{ test = "pytorch/TensorRT/tests/test_fixture.py", at = "0123abc" 
             "features[4] 'internal'.cells: missing release 'nightly'",
         ),
         (
-            '"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
-            '"2.14" = { state = "described", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { state = "yes"',
-            "features[1] 'next'.cells.'2.14'.state: is 'described' but since = '2.15' says release '2.14' lacks",
+            '"2.14" = { state = "no", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" = { '
+            'state = "yes"',
+            '"2.14" = { state = "described", sources = [{ pr = "pytorch/TensorRT#1" }] }, "2.15" '
+            '= { state = "yes"',
+            "features[1] 'next'.cells.'2.14'.state: is 'described' but since = '2.15' says "
+            "release '2.14' lacks",
         ),
         (
             '"2.15" = { state = "unknown" }, nightly = { state = "broken"',
-            '"2.15" = { state = "no", sources = [{ pr = "pytorch/TensorRT#3" }] }, nightly = { state = "broken"',
-            "features[4] 'internal'.cells.'2.15'.state: is 'no' but since = '2.14' says release '2.15' has the feature",
+            '"2.15" = { state = "no", sources = [{ pr = "pytorch/TensorRT#3" }] }, nightly = { '
+            'state = "broken"',
+            "features[4] 'internal'.cells.'2.15'.state: is 'no' but since = '2.14' says release "
+            "'2.15' has the feature",
         ),
         (
             'nightly = { state = "broken", sources = [{ pr = "pytorch/TensorRT#1" }] }',

@@ -4,6 +4,7 @@ outside the code cells, which no build runs, and what the guards check of them."
 from __future__ import annotations
 
 from docutils import nodes
+
 from trtdocs.notebooks.banner import text_blocks, text_blocks_text
 
 
@@ -38,7 +39,8 @@ def test_the_sentence_names_each_kind_and_what_the_guards_check() -> None:
     )
     with_checks = text_blocks_text({"shell": 1, "C++": 2, "CMake": 1}, checked=True)
     assert with_checks.startswith(
-        "Shown as text, not run in this build: 1 shell block, 2 C++ blocks and 1 CMake block. The build checks "
+        "Shown as text, not run in this build: 1 shell block, 2 C++ blocks and 1 CMake block. The "
+        "build checks "
     )
     assert (
         " It compiles each C++ block and says under it against which headers" in with_checks
@@ -49,15 +51,16 @@ def test_the_sentence_names_each_kind_and_what_the_guards_check() -> None:
     )  # only the kinds the page has
     # the API guard reads Python shown as text (drift/api.py): its names and keywords
     assert text_blocks_text({"Python": 1}, checked=True) == (
-        "Shown as text, not run in this build: 1 Python block. The build checks the names and keywords each "
-        "Python block uses from Torch-TensorRT and ExecuTorch against the installed packages."
+        "Shown as text, not run in this build: 1 Python block. The build checks the names and "
+        "keywords each Python block uses from Torch-TensorRT and ExecuTorch against the installed "
+        "packages."
     )
 
 
 def test_the_sentence_counts_the_marked_blocks() -> None:
     assert text_blocks_text({"shell": 3, "C++": 1}, checked=False, marked=2) == (
-        "Shown as text, not run in this build: 3 shell blocks and 1 C++ block. 2 of them are marked "
-        "with what they need, as a cell that did not run is."
+        "Shown as text, not run in this build: 3 shell blocks and 1 C++ block. 2 of them are "
+        "marked with what they need, as a cell that did not run is."
     )
     assert text_blocks_text({"shell": 3}, checked=False, marked=1).endswith(
         " 1 of them is marked with what it needs, as a cell that did not run is."

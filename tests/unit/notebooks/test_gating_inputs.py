@@ -13,6 +13,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from packaging.requirements import Requirement
+
 from trtdocs.notebooks import cachekey, environment, gating, recorded, requirements
 from trtdocs.notebooks.banner import needs_text, provenance
 from trtdocs.notebooks.dataflow import cell_names
@@ -408,7 +409,8 @@ def test_a_record_lists_the_cells_its_release_lacked_and_they_are_marked(tmp_pat
     assert mark_line(plan.skipped[0].needs, plan.needs, recorded=True) == (
         "Not run where these outputs were recorded: needs torch_tensorrt>=2.15."
     )
-    # `make record` where the release lacks only that cell's need executes the page and records it again
+    # `make record` where the release lacks only that
+    # cell's need executes the page and records it again
     again = _gate(_page(), tmp_path, recording=True, cuda_available=True)
     assert again.record is None and again.ran_what_release_can
     assert (

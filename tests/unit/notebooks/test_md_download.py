@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import yaml
 from myst_nb.core.read import read_myst_markdown_notebook
+
 from trtdocs.notebooks.downloads import myst_text
 
 PAGE = """---

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+
 import records
 from paths import ROOT
-
 from trtdocs.notebooks import integrity, recorded
 
 PROVENANCE = {

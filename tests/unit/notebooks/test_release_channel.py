@@ -8,8 +8,8 @@ import dataclasses
 from pathlib import Path
 
 import jupytext
-from paths import ROOT
 
+from paths import ROOT
 from trtdocs.features.validate import load as load_features
 from trtdocs.notebooks import gating
 from trtdocs.notebooks.environment import cached_probe

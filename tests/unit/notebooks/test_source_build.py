@@ -8,12 +8,11 @@ import dataclasses
 import json
 from pathlib import Path
 
+from paths import ROOT
 from trtdocs.features.validate import load
 from trtdocs.notebooks import environment, recorded, requirements, sourcebuild
 from trtdocs.notebooks.marks import needs_words
 from trtdocs.vocab import SOURCE_BUILD
-
-from paths import ROOT
 
 TRT_VERSION_H = """#define TRT_MAJOR_ENTERPRISE 11
 #define TRT_MINOR_ENTERPRISE 1
@@ -155,8 +154,8 @@ def test_the_gate_takes_only_the_release_s_tensorrt_sdk(tmp_path: Path) -> None:
         [SOURCE_BUILD], _env(sourcebuild.inputs(environ, tmp_path / "none")), pins=pins
     )
     assert (
-        unmet.reason
-        == f"TensorRT_ROOT names TensorRT SDK 10.3.0.106; the release's TensorRT is {pins['tensorrt']}"
+        unmet.reason == "TensorRT_ROOT names TensorRT SDK 10.3.0.106; the release's TensorRT is "
+        f"{pins['tensorrt']}"
     )
     # an SDK whose version cannot be read is not taken for the release's either
     header.unlink()

@@ -29,7 +29,8 @@ Cell In[2], line 8, in lower(config)
       6     edge = make()
 ----> 8     return edge.to_executorch(config)
 
-File {SITE}/executorch/exir/program/_program.py:1702, in EdgeProgramManager.to_executorch(self, config)
+File {SITE}/executorch/exir/program/_program.py:1702, in \
+EdgeProgramManager.to_executorch(self, config)
    1700 def to_executorch(self, config):
 -> 1702     return self._run(config)
 
@@ -54,12 +55,18 @@ def test_trim_keeps_the_cells_frames_and_the_exception() -> None:
 
 
 def test_trim_leaves_a_traceback_without_library_frames_alone() -> None:
-    text = "ZeroDivisionError    Traceback (most recent call last)\nCell In[1], line 1\n----> 1 1 / 0\n\nZeroDivisionError: division by zero\n"
+    text = (
+        "ZeroDivisionError    Traceback (most recent call last)\nCell In[1], line 1\n----> 1 1 / "
+        "0\n\nZeroDivisionError: division by zero\n"
+    )
     assert trim(text) == text
 
 
 def test_trim_names_generated_code() -> None:
-    text = "Cell In[4], line 1\n----> 1 f()\n\nFile <eval_with_key>.85:5, in forward(self, x)\n      5 y = x\n\nAssertionError: Guard failed\n"
+    text = (
+        "Cell In[4], line 1\n----> 1 f()\n\nFile <eval_with_key>.85:5, in forward(self, x)\n      "
+        "5 y = x\n\nAssertionError: Guard failed\n"
+    )
     assert "(1 frame inside generated code not shown)" in trim(text)
 
 
@@ -97,7 +104,8 @@ def test_mark_line_in_a_few_words() -> None:
         ["tensorrt", "cuda", "feature:multi-profile"],
         {"feature:multi-profile": "torch_tensorrt>=2.15 for feature multi-profile"},
     ) == (
-        "Not run in this build: needs a CUDA GPU with TensorRT and torch_tensorrt>=2.15 for feature multi-profile."
+        "Not run in this build: needs a CUDA GPU with TensorRT and torch_tensorrt>=2.15 for "
+        "feature multi-profile."
     )
     assert mark_line(["cuda"], {}) == "Not run in this build: needs a CUDA GPU."
     assert mark_line([], {}).startswith("Not run in this build: it uses a result of a cell above")

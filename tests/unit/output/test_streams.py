@@ -9,6 +9,7 @@ from docutils import nodes
 from docutils.frontend import get_default_settings
 from docutils.parsers.rst import Parser
 from docutils.utils import new_document
+
 from trtdocs.output.streams import JoinStreamPieces, terminal_text
 
 # -- the terminal's rules -------------------------------------------------------

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
+from itertools import pairwise
 
 import pytest
+
 from paths import ROOT
 
 DATA = ROOT / "docs" / "data"
@@ -136,7 +137,11 @@ WHEN = ("install", "export", "load", "first run", "run")  # the order troublesho
 def out_of_order(entries: list[dict]) -> list[str]:
     """Anchors of the errors whose `when` comes before the entry above them."""
     ranks = [WHEN.index(e["when"]) for e in entries]
-    return [e["anchor"] for e, above, rank in zip(entries[1:], ranks, ranks[1:]) if rank < above]
+    return [
+        e["anchor"]
+        for e, (above, rank) in zip(entries[1:], pairwise(ranks), strict=True)
+        if rank < above
+    ]
 
 
 def test_errors_run_in_the_order_a_reader_meets_them() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jupytext
 import pytest
+
 from paths import ROOT
 
 PAGES = (
@@ -24,7 +25,8 @@ FENCE = re.compile(r"^(`{3,}|:{3,})")
 TRT_VERSION = re.compile(r"\b2\.1\d\b")
 # Code that needs TensorRT or a GPU to run.
 NEEDS_TRT = re.compile(
-    r"^\s*(import torch_tensorrt\s*$|torch_tensorrt\.(compile|save|load|dynamo|executorch)\b)|\.cuda\(\)",
+    r"^\s*(import "
+    r"torch_tensorrt\s*$|torch_tensorrt\.(compile|save|load|dynamo|executorch)\b)|\.cuda\(\)",
     re.MULTILINE,
 )
 

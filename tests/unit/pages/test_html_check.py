@@ -5,6 +5,7 @@ tests/site/test_valid_html.py."""
 from __future__ import annotations
 
 import pytest
+
 from html_check import problems
 
 
@@ -20,7 +21,8 @@ def found(body: str) -> list[str]:
 
 def test_a_valid_page_passes() -> None:
     body = (
-        '<p id="a">Text with <code>code</code>.</p>\n<div class="table-wrapper"><table id="b"><tr><td>1</td>'
+        '<p id="a">Text with <code>code</code>.</p>\n<div class="table-wrapper"><table '
+        'id="b"><tr><td>1</td>'
         "</tr></table></div>\n<dl><dt>term</dt><dd><p>one</p><div>two</div></dd></dl>\n"
         "<dl><div><dt>x</dt><dd>y</dd></div></dl>"
     )
@@ -40,7 +42,8 @@ def test_a_duplicate_id_names_both_elements() -> None:
 
 
 def test_a_div_inside_a_p_is_a_parse_error_at_its_line() -> None:
-    # what Sphinx made of a :param: body with an erratum: the <p> ends at the <div>, the </p> closes nothing
+    # what Sphinx made of a :param: body with an erratum:
+    # the <p> ends at the <div>, the </p> closes nothing
     body = (
         "<ul>\n<li><p><strong>ir</strong> – <p>The requested strategy.</p>\n"
         '<div class="caution admonition"><p>Erratum.</p></div>\n</p></li>\n</ul>'
@@ -60,8 +63,9 @@ def test_any_block_inside_a_p_is_caught(block: str) -> None:
 def test_a_dl_without_dt_is_caught() -> None:
     # what Sphinx writes for a signature over python_maximum_signature_line_length
     body = (
-        '<dl class="py function"><dt class="sig" id="f">f(\n<dl>\n<dd><em class="sig-param">a</em>,</dd>\n'
-        '<dd><em class="sig-param">b</em></dd>\n</dl>\n)</dt><dd><p>Doc.</p></dd></dl>'
+        '<dl class="py function"><dt class="sig" id="f">f(\n<dl>\n<dd><em '
+        'class="sig-param">a</em>,</dd>\n<dd><em '
+        'class="sig-param">b</em></dd>\n</dl>\n)</dt><dd><p>Doc.</p></dd></dl>'
     )
     assert found(body) == ["planted.html: <dl>: starts with 2 <dd> that no <dt> comes before"]
 
@@ -74,7 +78,8 @@ def test_a_dt_without_dd_is_caught() -> None:
 
 def test_a_stray_end_tag_and_a_missing_doctype_are_parse_errors() -> None:
     assert found("<div>x</div></div>") == [
-        "planted.html:5: <div>: parse error 'end-tag-too-early': End tag (div) seen too early. Expected other end tag."
+        "planted.html:5: <div>: parse error 'end-tag-too-early': End tag (div) seen too early. "
+        "Expected other end tag."
     ]
     bare = [str(p) for p in problems("<p>no doctype</p>", "bare.html")]
     assert bare and bare[0].startswith("bare.html:1: ") and "doctype" in bare[0]

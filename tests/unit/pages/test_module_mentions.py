@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+
 from paths import EXT, ROOT, text_of, tracked_files
 
 PATH = re.compile(r"docs/_ext/trtdocs(?:/[\w.<>{}*-]+)*")

@@ -13,6 +13,7 @@ import jupytext
 import nbformat
 import pytest
 from myst_nb.core.read import read_myst_markdown_notebook
+
 from paths import ROOT
 from reader_run import normalise, notebook_sources, outputs
 
@@ -34,7 +35,7 @@ def test_jupytext_reads_what_sphinx_reads(path: Path) -> None:
     assert [c.cell_type for c in jupyter.cells] == [c.cell_type for c in site.cells], (
         f"{path.name}: jupytext splits the cells differently from myst-nb"
     )
-    for number, (j, s) in enumerate(zip(jupyter.cells, site.cells), start=1):
+    for number, (j, s) in enumerate(zip(jupyter.cells, site.cells, strict=True), start=1):
         assert j.source == s.source, f"{path.name} cell {number}: jupytext reads another source"
         if j.cell_type == "code":
             assert dict(j.metadata) == dict(s.metadata), (

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from paths import ROOT
 from prose import prose_blocks, violations
-
-from trtdocs.features.words import plain
 from trtdocs.features.validate import load as load_features
+from trtdocs.features.words import plain
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from paths import ROOT, text_of, tracked_files
 
 # Absolute paths that exist only on one machine. The lookbehind keeps URLs

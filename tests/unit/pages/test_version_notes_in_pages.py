@@ -12,21 +12,23 @@ import re
 from pathlib import Path
 
 import pytest
-from paths import ROOT
 
+from paths import ROOT
 
 VERSION = r"v?2\.\d+(?:\.\d+)?(?:\.?(?:dev|rc|a|b)\d*)?"
 PRODUCT = r"torch[-_ ]?tensorrt"
 OTHER = r"(?:py)?torch|executorch|cuda|python|tensorrt|numpy|sphinx|runtime|wheel|jetpack|driver"
-# "Torch-TensorRT 2.14", "torch_tensorrt 2.15.0", "Torch-TensorRT's 2.14 release", "torch_tensorrt==2.14"
+# "Torch-TensorRT 2.14", "torch_tensorrt 2.15.0", "Torch-TensorRT's 2.14 release",
+# "torch_tensorrt==2.14"
 _NAMED = re.compile(
     rf"\b{PRODUCT}(?:'s)?(?:\s+(?:release|version|v))*\s*(?:==|>=|<=|~=|>|<|\s)\s*{VERSION}\b", re.I
 )
 # "2.15 or newer", "new in 2.14", "since 2.14" -- counted only in a paragraph
 # that names Torch-TensorRT, and not when another package name comes right before.
 _BARE = re.compile(
-    rf"(?:\b(?:new in|added in|since|from|before|after|until|needs|requires|newer than|older than|"
-    rf"as of|starting with|in)\s+(?P<a>{VERSION})\b)|(?:\b(?P<b>{VERSION})\s+or\s+(?:newer|later|above|higher)\b)",
+    r"(?:\b(?:new in|added in|since|from|before|after|until|needs|requires|newer than|older "
+    r"than|as of|starting "
+    rf"with|in)\s+(?P<a>{VERSION})\b)|(?:\b(?P<b>{VERSION})\s+or\s+(?:newer|later|above|higher)\b)",
     re.I,
 )
 _OTHER_BEFORE = re.compile(rf"\b(?:{OTHER})\s*(?:version\s+)?(?:==|>=)?\s*$", re.I)

@@ -6,7 +6,6 @@ import json
 
 from paths import BENCHMARKS
 from scripts import load
-
 from trtdocs import benchresults
 
 LATEST = BENCHMARKS / "results" / "latest.json"

@@ -88,8 +88,8 @@ def test_records_weigh_first_and_a_bad_record_is_named(tmp_path, capsys):
 
 def _notebook(title: str, code: str) -> str:
     return (
-        "---\njupytext:\n  text_representation:\n    format_name: myst\nkernelspec:\n  name: python3\n---\n"
-        f"# {title}\n\n```{{code-cell}} python\n{code}\n```\n"
+        "---\njupytext:\n  text_representation:\n    format_name: myst\nkernelspec:\n  name: "
+        f"python3\n---\n# {title}\n\n```{{code-cell}} python\n{code}\n```\n"
     )
 
 
@@ -124,6 +124,7 @@ def test_the_planning_requirements_are_the_docs_venvs_own():
     from importlib import metadata
 
     from packaging.requirements import Requirement
+
     from paths import ROOT
 
     lines = (ROOT / shard.PLAN_REQUIREMENTS).read_text().splitlines()

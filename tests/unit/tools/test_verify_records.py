@@ -8,11 +8,11 @@ from pathlib import Path
 
 import nbformat
 import pytest
-import records
 from myst_nb.core.read import read_myst_markdown_notebook
+
+import records
 from paths import TOOLS
 from scripts import load
-
 from trtdocs.notebooks import recorded
 
 verify_records = load("verify_records", TOOLS)

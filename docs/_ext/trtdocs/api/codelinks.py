@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,7 +62,7 @@ CLASS = "trtdocs-api-links"  # class of a block that has links (marks its <div> 
 LINK_CLASS = "trtdocs-api-link"
 _LINE = re.compile(r"\r\n|\r|\n")  # ast's line ends
 _TAG = re.compile(r"(<[^>]*>)")
-_PACKAGE = re.compile(r"\b(%s)\b" % "|".join(API_PACKAGES))  # a cell that could name the API
+_PACKAGE = re.compile(r"\b({})\b".format("|".join(API_PACKAGES)))  # a cell that could name the API
 
 
 # -- read: names and their entries -------------------------------------------------
@@ -150,7 +149,7 @@ def collect(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     shown = [b.astext() for b in blocks]
     sources, index = cell_sources(Path(app.env.doc2path(docname)), shown)
     api = site_of(app.env)
-    for source, j, cell in zip(sources, index, targets(sources, api.resolver)):
+    for source, j, cell in zip(sources, index, targets(sources, api.resolver), strict=True):
         if j is None or blocks[j].get("language") not in (
             "ipython3",
             "ipython",
@@ -230,7 +229,7 @@ def link_tokens(pre: str, text: str, links: list[tuple[int, int, str, str]]) -> 
     return "".join(before.get(i, "") + item + after.get(i, "") for i, item in enumerate(items))
 
 
-_BLOCK = re.compile(r'<div class="[^"]*\b%s\b[^"]*">' % re.escape(CLASS))
+_BLOCK = re.compile(rf'<div class="[^"]*\b{re.escape(CLASS)}\b[^"]*">')
 _PRE = re.compile(r"(<pre[^>]*>)(.*?)(</pre>)", re.S)
 
 
@@ -256,10 +255,10 @@ def rewrite(
             subtype="codelinks",
         )
         return
-    objects = app.env.get_domain("py").objects
+    objects = app.env.domains.python_domain.objects
     out: list[str] = []
     pos = 0
-    for mark, block in zip(marks, blocks):
+    for mark, block in zip(marks, blocks, strict=True):
         pre = _PRE.search(body, mark.end())
         if pre is None:
             continue

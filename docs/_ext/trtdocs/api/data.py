@@ -13,6 +13,7 @@ entry.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -90,18 +91,19 @@ def load_data(
     """Read and check both files against the model and the features table."""
     data = _toml(data_path)
     objects = public_objects(api)
-    fail = lambda entry, problem: ApiDataError(f"{data_path}: {entry}: {problem}")  # noqa: E731
+    fail = functools.partial(_problem, data_path)
     if unknown := sorted(set(data) - _DATA_KEYS):
         raise fail("top level", f"unknown key {unknown[0]!r}; allowed: {sorted(_DATA_KEYS)}")
 
     options: dict[str, Options] = {}
     for obj_path, raw in data.get("options", {}).items():
         entry = f"options.{obj_path!r}"
-        if obj_path not in objects or not objects[obj_path].is_function:
+        func = objects.get(obj_path)
+        if not isinstance(func, griffe.Function):
             raise fail(entry, "names no function the reference documents")
         if not isinstance(raw, dict) or set(raw) != _OPTIONS_KEYS:
             raise fail(entry, f"needs exactly the keys {sorted(_OPTIONS_KEYS)}")
-        popped = model.popped_options(objects[obj_path])
+        popped = model.popped_options(func)
         text = raw["text"]
         if not isinstance(text, dict) or not all(
             isinstance(v, str) and v.strip() for v in text.values()
@@ -148,8 +150,9 @@ def load_data(
             if old:
                 raise fail(
                     entry,
-                    f"installed torch_tensorrt {installed} has no {key.replace(':', ' parameter ')}, "
-                    f"yet feature {old[0]!r} is in {features.feature(old[0]).since}",
+                    f"installed torch_tensorrt {installed} has no "
+                    f"{key.replace(':', ' parameter ')}, yet feature {old[0]!r} is in "
+                    f"{features.feature(old[0]).since}",
                 )
             absent.add(key)
         feature_map[key] = tuple(ids)
@@ -168,6 +171,10 @@ def load_data(
         MappingProxyType(dict(upstream)),
         errata,
     )
+
+
+def _problem(path: Path, entry: str, problem: str) -> ApiDataError:
+    return ApiDataError(f"{path}: {entry}: {problem}")
 
 
 def _newer(since: str, installed: str | None) -> bool:
@@ -196,7 +203,7 @@ def _errata(
         entry = f"errata[{i}]" + (
             f" {item['id']!r}" if isinstance(item, dict) and "id" in item else ""
         )
-        fail = lambda problem: ApiDataError(f"{path}: {entry}: {problem}")  # noqa: E731, B023
+        fail = functools.partial(_problem, path, entry)
         if not isinstance(item, dict):
             raise fail("must be a table")
         if unknown := sorted(set(item) - _ERRATUM_KEYS):

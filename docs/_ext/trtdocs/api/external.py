@@ -72,7 +72,7 @@ class ExternalIndex:
 
     def return_path(self, obj: griffe.Object) -> str | None:
         """Dotted path of a function's return class, when its package is installed."""
-        if not obj.is_function or obj.returns is None:
+        if not isinstance(obj, griffe.Function) or obj.returns is None:
             return None
         path = getattr(obj.returns, "canonical_path", None)
         if path and self.installed(path.split(".")[0]):
@@ -123,14 +123,16 @@ class ExternalIndex:
         for obj in objects:
             if name in obj.members:
                 member = obj.members[name]
-                return self.lookup(member.target_path, depth + 1) if member.is_alias else member
+                if isinstance(member, griffe.Alias):
+                    return self.lookup(member.target_path, depth + 1)
+                return member
             overloads = getattr(obj, "overloads", {}).get(name)
             if overloads:
                 return overloads[0]  # a stub declares only overloads
         if all(obj.is_module for obj in objects):
             for obj in objects:
                 for member in list(obj.members.values()):
-                    if member.is_alias and member.wildcard:
+                    if isinstance(member, griffe.Alias) and member.wildcard:
                         try:
                             return self.lookup(f"{member.wildcard}.{name}", depth + 1)
                         except Missing:
@@ -140,11 +142,11 @@ class ExternalIndex:
                 return sub[0]
             raise Missing(f"{owner}.{name}")
         for obj in objects:
-            if obj.is_class:
+            if isinstance(obj, griffe.Class):
                 return self._inherited(obj, name, depth)
         raise Unknown(f"{owner}.{name}")  # a member of a function's or an attribute's value
 
-    def _inherited(self, cls: griffe.Object, name: str, depth: int) -> griffe.Object:
+    def _inherited(self, cls: griffe.Class, name: str, depth: int) -> griffe.Object:
         return from_bases(
             cls,
             name,

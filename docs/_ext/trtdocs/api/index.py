@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
+from typing import TypeVar
 
 import griffe
 
@@ -34,13 +35,16 @@ class Missing(Exception):
     """The installed package lacks the name."""
 
 
+_Found = TypeVar("_Found")
+
+
 def from_bases(
-    cls: griffe.Object,
+    cls: griffe.Class,
     name: str,
     known: Callable[[str], bool],
-    member: Callable[[str], griffe.Object],
+    member: Callable[[str], _Found],
     unknown: bool = False,
-) -> griffe.Object:
+) -> _Found:
     """``name`` from the first base class of ``cls`` that has it, each base asked
     through ``member(base_path)``. A base whose package ``known`` rejects, or one
     that cannot be checked, makes a miss :class:`Unknown`, not :class:`Missing`."""
@@ -86,12 +90,15 @@ class ApiIndex:
             obj = target(obj)
             if part in obj.members:
                 obj = obj.members[part]
-            elif obj.is_class:
+            elif isinstance(obj, griffe.Class):
                 try:
                     obj = self._inherited(obj, part)
                 except Missing:
                     raise Missing(".".join([root, *parts[: i + 1]])) from None
-            elif obj.is_module and (sub := self._load_namespace_child(obj, part)) is not None:
+            elif (
+                isinstance(obj, griffe.Module)
+                and (sub := self._load_namespace_child(obj, part)) is not None
+            ):
                 obj = sub  # a folder without __init__.py, which griffe does not walk into
             elif not (obj.is_module or obj.is_class):
                 value = self._value_class(
@@ -108,9 +115,13 @@ class ApiIndex:
         """The class of an attribute's value (its annotation, or the class its value
         calls: ``self.registry = BackendRegistry(...)``), or of a property's result,
         when it is in a loaded package."""
-        expr = obj.annotation if obj.is_attribute else obj.returns if obj.is_function else None
-        if expr is None and obj.is_attribute and isinstance(obj.value, griffe.ExprCall):
-            expr = obj.value.function
+        expr: str | griffe.Expr | None = None
+        if isinstance(obj, griffe.Attribute):
+            expr = obj.annotation
+            if expr is None and isinstance(obj.value, griffe.ExprCall):
+                expr = obj.value.function
+        elif isinstance(obj, griffe.Function):
+            expr = obj.returns
         path = getattr(expr, "canonical_path", None)
         if not path or path.split(".")[0] not in self.modules:
             return None
@@ -119,21 +130,23 @@ class ApiIndex:
         except (Missing, Unknown):
             return None
 
-    def _inherited(self, cls: griffe.Object, name: str, depth: int = 0) -> griffe.Object:
+    def _inherited(
+        self, cls: griffe.Class, name: str, depth: int = 0
+    ) -> griffe.Object | griffe.Alias:
         """``name`` from a base class, resolved through :meth:`lookup` (griffe leaves
         bases in folders without ``__init__.py`` unresolved)."""
         if name in cls.members:
             return cls.members[name]
 
-        def member(path: str) -> griffe.Object:
+        def member(path: str) -> griffe.Object | griffe.Alias:
             base_cls = self.lookup(path)
-            if not base_cls.is_class:
+            if not isinstance(base_cls, griffe.Class):
                 raise Missing(path)  # not a class: the next base may have it
             return self._inherited(base_cls, name, depth + 1)
 
         return from_bases(cls, name, lambda root: root in self.modules, member, unknown=depth > 10)
 
-    def _load_namespace_child(self, module: griffe.Object, name: str) -> griffe.Object | None:
+    def _load_namespace_child(self, module: griffe.Module, name: str) -> griffe.Module | None:
         """A submodule griffe did not walk into (:func:`.model.namespace_child`)."""
         if self._model is None:
             return None
@@ -146,12 +159,12 @@ class ApiIndex:
 
     def accepted_keywords(self, obj: griffe.Object) -> frozenset[str] | None:
         """Keyword names a call accepts, or None when any keyword is accepted."""
-        if obj.is_class:
+        if isinstance(obj, griffe.Class):
             try:
                 obj = target(self._inherited(obj, "__init__"))
             except (Missing, Unknown):
                 return None
-        if not obj.is_function:
+        if not isinstance(obj, griffe.Function):
             return None
         params = obj.parameters
         names = frozenset(
@@ -168,9 +181,9 @@ class ApiIndex:
 
     def return_path(self, obj: griffe.Object) -> str | None:
         """Dotted path of a function's return class, when it is in a checked package."""
-        if not obj.is_function or obj.returns is None:
+        if not isinstance(obj, griffe.Function) or obj.returns is None:
             return None
-        ret = obj.returns
+        ret: str | griffe.Expr = obj.returns
         if isinstance(ret, griffe.ExprSubscript) and getattr(ret.left, "canonical_path", "") in (
             "typing.Optional",
             "Optional",
@@ -180,6 +193,8 @@ class ApiIndex:
             ret = ret.left  # X | None -> X
         path = getattr(ret, "canonical_path", None)
         if isinstance(ret, str):  # quoted forward reference: resolve in its scope
+            if obj.parent is None:
+                return None
             try:
                 path = obj.parent.resolve(ret.strip("'\""))
             except Exception:  # noqa: BLE001 -- unresolvable names are external
@@ -191,7 +206,7 @@ class ApiIndex:
 
 def target(obj: griffe.Object | griffe.Alias) -> griffe.Object:
     """The object an alias stands for; :class:`Unknown` when griffe cannot follow it."""
-    if obj.is_alias:
+    if isinstance(obj, griffe.Alias):
         try:
             return obj.final_target
         except (griffe.AliasResolutionError, griffe.CyclicAliasError):
@@ -200,5 +215,8 @@ def target(obj: griffe.Object | griffe.Alias) -> griffe.Object:
 
 
 def kwargs_popped(func: griffe.Object) -> frozenset[str]:
-    """String literals ``kwargs.pop("name", ...)`` in a function's source (read with ast)."""
-    return frozenset(model.popped_options(func))
+    """String literals ``kwargs.pop("name", ...)`` in a function's source (read with ast);
+    none for an object that is not a function."""
+    return (
+        frozenset(model.popped_options(func)) if isinstance(func, griffe.Function) else frozenset()
+    )

@@ -89,7 +89,8 @@ UPSTREAM: Mapping[str, Upstream] = MappingProxyType(
             "py/torch-tensorrt-executorch-runtime/torch_tensorrt_executorch_runtime",
             TORCH_TENSORRT,
         ),
-        # the executorch wheel maps the repository's top folders (exir/, backends/, runtime/) into the package
+        # the executorch wheel maps the repository's top
+        # folders (exir/, backends/, runtime/) into the package
         "executorch": Upstream("https://github.com/pytorch/executorch", "", EXECUTORCH),
     }
 )
@@ -102,7 +103,8 @@ class ApiModel:
     modules: Mapping[str, griffe.Module]  # import name -> griffe module tree
     versions: Mapping[str, str]  # import name -> version of its distribution on the search path
     search_paths: tuple[str, ...]  # the folders griffe reads (site-packages)
-    # dotted path -> a module griffe did not walk into (a folder without __init__.py), visited on first use
+    # dotted path -> a module griffe did not walk into (a
+    # folder without __init__.py), visited on first use
     namespace: dict[str, griffe.Module] = dataclasses.field(default_factory=dict, compare=False)
 
     def version_of(self, dist: str) -> str | None:
@@ -145,7 +147,7 @@ def load(search_paths: Iterable[str | Path] | None = None) -> ApiModel:
 @functools.cache
 def _load(paths: tuple[str, ...]) -> ApiModel:
     modules = {
-        name: cache.cached(cache.key(name, paths), lambda name=name: _griffe_load(name, paths))
+        name: cache.cached(cache.key(name, paths), functools.partial(_griffe_load, name, paths))
         for name in API_PACKAGES
     }
     # The model lives as long as the process (this function's cache holds it). Its
@@ -165,15 +167,18 @@ def _load(paths: tuple[str, ...]) -> ApiModel:
 
 def _griffe_load(name: str, paths: tuple[str, ...]) -> griffe.Module:
     logging.getLogger("griffe").setLevel(logging.CRITICAL)  # unresolved externals are expected
-    return griffe.load(
+    module = griffe.load(
         name, search_paths=list(paths), allow_inspection=False, try_relative_path=False
     )
+    if not isinstance(module, griffe.Module):
+        raise TypeError(f"{name}: griffe loaded a {module.kind.value}, not a package")
+    return module
 
 
 def popped_options(func: griffe.Function) -> Mapping[str, str]:
     """``kwargs.pop("name", default)`` calls in a function's source: name -> the
     default's source text ("None" when the call has none), in source order."""
-    source = Path(func.filepath).read_text(encoding="utf-8")
+    source = defined_in(func).read_text(encoding="utf-8")
     tree = ast.parse(source)
     node = next(
         n
@@ -181,32 +186,37 @@ def popped_options(func: griffe.Function) -> Mapping[str, str]:
         if isinstance(n, ast.FunctionDef) and n.name == func.name and n.lineno == func.lineno
     )
     kw = node.args.kwarg.arg if node.args.kwarg else "kwargs"
-    calls = sorted(
-        (
-            c
-            for c in ast.walk(node)
-            if isinstance(c, ast.Call)
+    pops: list[tuple[int, int, str, str]] = []  # line, column, name, default
+    for c in ast.walk(node):
+        if (
+            isinstance(c, ast.Call)
             and isinstance(c.func, ast.Attribute)
             and c.func.attr == "pop"
             and isinstance(c.func.value, ast.Name)
             and c.func.value.id == kw
             and c.args
-            and isinstance(c.args[0], ast.Constant)
-            and isinstance(c.args[0].value, str)
-        ),
-        key=lambda c: (c.lineno, c.col_offset),
-    )
+            and isinstance(first := c.args[0], ast.Constant)
+            and isinstance(first.value, str)
+        ):
+            default = ast.get_source_segment(source, c.args[1]) if len(c.args) > 1 else "None"
+            pops.append((c.lineno, c.col_offset, first.value, default or "None"))
     out: dict[str, str] = {}
-    for call in calls:
-        default = ast.get_source_segment(source, call.args[1]) if len(call.args) > 1 else "None"
-        out.setdefault(call.args[0].value, default or "None")
+    for _, _, name, default in sorted(pops):
+        out.setdefault(name, default)
     return MappingProxyType(out)
+
+
+def defined_in(obj: griffe.Object) -> Path:
+    """The one file an object is defined in (a namespace package has none)."""
+    if isinstance(obj.filepath, list):
+        raise ValueError(f"{obj.path}: a namespace package, defined in no one file")
+    return obj.filepath
 
 
 def site_relative(model: ApiModel, obj: griffe.Object) -> str:
     """The object's file relative to the search path it was found on (never an
     absolute build-machine path)."""
-    path = Path(obj.filepath)
+    path = defined_in(obj)
     for root in model.search_paths:
         if path.is_relative_to(root):
             return path.relative_to(root).as_posix()
@@ -234,7 +244,7 @@ def public_objects(model: ApiModel) -> dict[str, griffe.Object]:
     for module_path, names in COVERED.items():
         module = get(model, module_path)
         out[module_path] = module
-        for name in names if names is not None else module.exports or ():
+        for name in names if names is not None else exported(module):
             obj = target(module.members[name])
             path = f"{module_path}.{name}"
             out[path] = obj
@@ -244,13 +254,19 @@ def public_objects(model: ApiModel) -> dict[str, griffe.Object]:
     return out
 
 
+def exported(module: griffe.Object) -> list[str]:
+    """The names of a module's ``__all__`` (griffe keeps a name it could not expand as an
+    expression: its text)."""
+    return [str(name) for name in module.exports or ()]
+
+
 def get(model: ApiModel, path: str) -> griffe.Object:
     """The object at a dotted ``path`` of the model (aliases followed; modules in
     folders without ``__init__.py`` visited from their source)."""
     root, *parts = path.split(".")
     obj: griffe.Object = model.modules[root]
     for part in parts:
-        if part not in obj.members and obj.is_module:
+        if part not in obj.members and isinstance(obj, griffe.Module):
             child = namespace_child(model, obj, part)
             if child is not None:
                 obj = child
@@ -259,7 +275,7 @@ def get(model: ApiModel, path: str) -> griffe.Object:
     return obj
 
 
-def namespace_child(model: ApiModel, module: griffe.Object, name: str) -> griffe.Module | None:
+def namespace_child(model: ApiModel, module: griffe.Module, name: str) -> griffe.Module | None:
     """A submodule griffe did not walk into: a folder without ``__init__.py``, or a
     module file inside one. Visited from its source, never imported; kept on the model."""
     key = f"{module.path}.{name}"
@@ -284,14 +300,14 @@ def namespace_child(model: ApiModel, module: griffe.Object, name: str) -> griffe
 
 def target(obj: griffe.Object | griffe.Alias) -> griffe.Object:
     """The object an alias stands for (an object: itself)."""
-    return obj.final_target if obj.is_alias else obj
+    return obj.final_target if isinstance(obj, griffe.Alias) else obj
 
 
 def class_members(cls: griffe.Object) -> Iterator[tuple[str, griffe.Object]]:
     """Public methods and properties defined in the class (inherited ones are
     the base's API, not this package's)."""
     for name, member in cls.members.items():
-        if name.startswith("_") or member.is_alias:
+        if name.startswith("_") or isinstance(member, griffe.Alias):
             continue
         if member.is_function or (member.is_attribute and "property" in member.labels):
             yield name, member
@@ -301,9 +317,9 @@ def params(obj: griffe.Object) -> list[griffe.Parameter]:
     """A function's parameters, or a class's ``__init__``'s, without self and cls."""
     if obj.is_class:
         init = obj.members.get("__init__")
-        obj = init if init is not None and init.is_function else None
-        if obj is None:
+        if init is None:
             return []
-    if not obj.is_function:
+        obj = target(init)
+    if not isinstance(obj, griffe.Function):
         return []
     return [p for p in obj.parameters if p.name not in ("self", "cls")]

@@ -131,9 +131,9 @@ class Finding:
 
     def message(self) -> str:
         return (
-            f"code cell {self.cell + 1}, line {self.line}: `{self.name}` links nowhere: document it "
-            f"(trtdocs.api.model.COVERED), map it to its project's documentation ([upstream] of "
-            f"docs/data/api-links.toml), or list it under [unlinked] there with the reason"
+            f"code cell {self.cell + 1}, line {self.line}: `{self.name}` links nowhere: document "
+            "it (trtdocs.api.model.COVERED), map it to its project's documentation ([upstream] of "
+            "docs/data/api-links.toml), or list it under [unlinked] there with the reason"
         )
 
 
@@ -180,7 +180,8 @@ class Resolver:
         try:
             self.index.lookup(path)
         except Missing:
-            return False  # not in the installed release: the drift guard's finding, or a later release's name
+            # not in the installed release: the drift guard's finding, or a later release's name
+            return False
         except Unknown:
             return True
         return True
@@ -210,7 +211,7 @@ def targets(sources: list[str], resolver: Resolver) -> list[list[tuple[Use, Targ
     """For each code cell (in notebook order, sharing one namespace), each checked
     name it writes with its target (None: it has none)."""
     out = []
-    for source, uses in zip(sources, cell_uses(sources, resolver.index)):
+    for source, uses in zip(sources, cell_uses(sources, resolver.index), strict=True):
         lines = re.split(r"\r\n|\r|\n", source)
         out.append(
             [

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable
+from typing import Final
 
 import griffe
 from docutils import nodes
@@ -31,9 +32,14 @@ from sphinx.errors import ExtensionError
 from ..vocab import PACKAGES
 from . import model
 from .data import ApiData, Erratum, where
-from .model import ApiModel, class_members, get, params, target
+from .model import ApiModel, class_members, exported, get, params, target
 
-DOCSTRING_STYLE = "google"  # Arguments:/Keyword Arguments:/Returns:/Raises: in 2.14.0
+DOCSTRING_STYLE: Final = "google"  # Arguments:/Keyword Arguments:/Returns:/Raises: in 2.14.0
+# What a signature writes before a parameter of each kind.
+_STARS: dict[griffe.ParameterKind | None, str] = {
+    griffe.ParameterKind.var_positional: "*",
+    griffe.ParameterKind.var_keyword: "**",
+}
 
 
 class _CodeInliner(Inliner):
@@ -112,7 +118,7 @@ def default_text(api: ApiModel, param: griffe.Parameter) -> str:
             constant = get(api, path)
         except (KeyError, griffe.AliasResolutionError, griffe.CyclicAliasError):
             return str(param.default)
-        if constant.is_attribute and constant.value is not None:
+        if isinstance(constant, griffe.Attribute) and constant.value is not None:
             try:
                 ast.literal_eval(str(constant.value))
             except (ValueError, SyntaxError):
@@ -131,11 +137,7 @@ def signature(obj: griffe.Object, name: str, api: ApiModel) -> str:
         if kind is griffe.ParameterKind.keyword_only and not star:
             parts.append("*")
             star = True
-        text = {
-            griffe.ParameterKind.var_positional: "*",
-            griffe.ParameterKind.var_keyword: "**",
-        }.get(kind, "")
-        text += p.name
+        text = _STARS.get(kind, "") + p.name
         if kind is griffe.ParameterKind.var_positional:
             star = True
         if p.annotation is not None:
@@ -152,7 +154,7 @@ def signature(obj: griffe.Object, name: str, api: ApiModel) -> str:
         ):
             parts.append("/")
     out = f"{name}({', '.join(parts)})"
-    if obj.is_function and obj.returns is not None:
+    if isinstance(obj, griffe.Function) and obj.returns is not None:
         out += f" -> {_annotation(obj.returns)}"
     return out
 
@@ -169,7 +171,7 @@ class Renderer:
         lines = [f".. py:module:: {path}", ""]
         if names is None and module.docstring:  # the whole module's API: its own words too
             lines += [*module.docstring.value.splitlines(), ""]
-        for name in names if names is not None else module.exports or ():
+        for name in names if names is not None else exported(module):
             lines += self.entry(f"{path}.{name}", target(module.members[name]), "")
         later = [
             k
@@ -193,23 +195,24 @@ class Renderer:
     def entry(self, path: str, obj: griffe.Object, prefix: str) -> list[str]:
         name = path.rsplit(".", 1)[1]
         body = prefix + "   "
-        if obj.is_class:
+        if isinstance(obj, griffe.Class):
             exception = any(str(b).endswith(("Error", "Exception")) for b in obj.bases)
             kind = "exception" if exception else "class"
             head = [
-                f"{prefix}.. py:{kind}:: {signature(obj, name, self.model) if params(obj) else name}"
+                f"{prefix}.. py:{kind}:: "
+                f"{signature(obj, name, self.model) if params(obj) else name}"
             ]
-        elif obj.is_function:
+        elif isinstance(obj, griffe.Function):
             method = prefix != ""
             kind = "method" if method else "function"
             head = [f"{prefix}.. py:{kind}:: {signature(obj, name, self.model)}"]
             if "staticmethod" in obj.labels:
                 head.append(f"{body}:staticmethod:")
-        elif obj.is_attribute and "property" in obj.labels:
+        elif isinstance(obj, griffe.Attribute) and "property" in obj.labels:
             head = [f"{prefix}.. py:property:: {name}"]
             if obj.annotation is not None:
                 head.append(f"{body}:type: {_annotation(obj.annotation)}")
-        elif obj.is_attribute:
+        elif isinstance(obj, griffe.Attribute):
             head = [f"{prefix}.. py:data:: {name}"]
             if obj.value is not None:
                 head.append(f"{body}:value: {obj.value}")
@@ -218,7 +221,7 @@ class Renderer:
                 f"{path}: griffe kind {obj.kind.value!r} has no rendering in the API reference"
             )
         lines = [*head, ""]
-        if obj.is_class and obj.bases:
+        if isinstance(obj, griffe.Class) and obj.bases:
             lines += [f"{body}Bases: " + ", ".join(f"``{b}``" for b in obj.bases), ""]
         for fid in self.data.features_of(path):
             lines += [f"{body}:api-feature:`{fid}`", ""]

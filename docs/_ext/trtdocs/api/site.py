@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 
+import griffe
 from sphinx.errors import ExtensionError
 
 from ..features.model import FeaturesTable
@@ -24,7 +25,6 @@ from .external import ExternalIndex
 from .index import ApiIndex, Missing, Unknown
 from .links import Links, LinksError, load_links
 from .names import CellIndex, Resolver
-
 
 LINKS_VERIFIED = (
     "api-links"  # under cache_home(): a marker per links file found whole in the installed packages
@@ -59,7 +59,7 @@ class ApiSite:
             raise ExtensionError(str(exc)) from None
 
     @cached_property
-    def objects(self) -> dict[str, object]:
+    def objects(self) -> dict[str, griffe.Object]:
         """What the reference documents: public dotted path -> griffe object."""
         return model.public_objects(self.model)
 
@@ -108,7 +108,8 @@ class ApiSite:
 
     @cached_property
     def later(self) -> frozenset[str]:
-        """Names of a later release that api.toml maps to a feature (the installed wheel lacks them)."""
+        """Names of a later release that api.toml maps to a feature (the installed wheel lacks
+        them)."""
         return frozenset(k for k in self.data.absent if ":" not in k)
 
     @property

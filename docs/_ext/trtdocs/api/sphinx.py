@@ -38,7 +38,8 @@ SIG_MARK = (
 
 
 class used_in(nodes.General, nodes.Element):
-    """Where an entry's "Used in" list goes (``name``: its dotted name); :mod:`.backrefs` fills it."""
+    """Where an entry's "Used in" list goes (``name``: its dotted name); :mod:`.backrefs` fills
+    it."""
 
 
 def site_of(env: BuildEnvironment) -> ApiSite:

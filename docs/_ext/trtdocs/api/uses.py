@@ -12,10 +12,30 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
+from typing import Protocol
+
+import griffe
 
 from ..pages.cells import parse_cell
-from .index import ApiIndex, Missing, Unknown
+from .index import Missing, Unknown
+
+
+class _Versions(Protocol):
+    def get(self, root: str, default: str, /) -> str | None: ...
+
+
+class NameIndex(Protocol):
+    """What a :class:`CellChecker` asks of an index: :class:`.index.ApiIndex` (the
+    documented packages) or :class:`.names.CellIndex` (every installed package)."""
+
+    @property
+    def modules(self) -> Container[str]: ...
+    @property
+    def versions(self) -> _Versions: ...
+    def lookup(self, path: str) -> griffe.Object: ...
+    def accepted_keywords(self, obj: griffe.Object) -> frozenset[str] | None: ...
+    def return_path(self, obj: griffe.Object) -> str | None: ...
 
 
 class CellChecker(ast.NodeVisitor):
@@ -24,7 +44,7 @@ class CellChecker(ast.NodeVisitor):
     through ``report(line, rule, message)``. Cells of one notebook share ``bindings``."""
 
     def __init__(
-        self, index: ApiIndex, bindings: dict[str, str], report: Callable[[int, str, str], None]
+        self, index: NameIndex, bindings: dict[str, str], report: Callable[[int, str, str], None]
     ) -> None:
         self.index, self.bindings, self.report = index, bindings, report
 
@@ -162,7 +182,7 @@ class _UseRecorder(CellChecker):
     """The checker's resolution, recording each resolved name with its place."""
 
     def __init__(
-        self, index: ApiIndex, bindings: dict[str, str], instances: set[str], lines: list[str]
+        self, index: NameIndex, bindings: dict[str, str], instances: set[str], lines: list[str]
     ) -> None:
         super().__init__(index, bindings, lambda line, rule, message: None)
         self.instances, self.lines = instances, lines
@@ -240,7 +260,7 @@ class _UseRecorder(CellChecker):
         return path
 
 
-def cell_uses(sources: Iterable[str], index: ApiIndex) -> list[list[Use]]:
+def cell_uses(sources: Iterable[str], index: NameIndex) -> list[list[Use]]:
     """For each code cell, in notebook order (cells share one namespace, as in
     :func:`trtdocs.drift.api.check_notebook`), the names it uses that resolve into the checked
     packages, in source order. A cell that is not Python (a cell magic, a syntax

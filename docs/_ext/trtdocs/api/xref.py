@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 PREFIXES = ("torch_tensorrt", "torch_tensorrt_executorch_runtime")
-_NAME = re.compile(r"(?P<name>(?:%s)(?:\.[A-Za-z_]\w*)*)(?P<call>\(\))?\Z" % "|".join(PREFIXES))
+_NAME = re.compile(
+    r"(?P<name>(?:{})(?:\.[A-Za-z_]\w*)*)(?P<call>\(\))?\Z".format("|".join(PREFIXES))
+)
 # Where a literal is not prose: signatures, titles, existing references.
 _SKIP = (
     addnodes.desc_signature,

@@ -1,4 +1,7 @@
-"""``python -m trtdocs.drift [--root DIR] [--table FILE] [--memo FILE] [--network] [--resolve DIR [--fresh]] [GUARD ...]``
+"""Run the drift guards outside a build::
+
+    python -m trtdocs.drift [--root DIR] [--table FILE] [--memo FILE] [--network]
+                            [--resolve DIR [--fresh]] [GUARD ...]
 
 Prints every violation as ``file:line: [rule] message`` and exits 1 if any.
 ``--network`` also resolves the documented release's pins against PyPI;

@@ -81,7 +81,7 @@ def read_cells(path: Path) -> list[Cell]:
         )
     return [
         Cell(i, fence.first_line, c.source, page_requires + _as_tuple(c.metadata.get("requires")))
-        for i, (c, fence) in enumerate(zip(code, fences), 1)
+        for i, (c, fence) in enumerate(zip(code, fences, strict=True), 1)
     ]
 
 
@@ -108,7 +108,11 @@ def read_text_blocks(path: Path, page_requires: tuple[str, ...]) -> list[Cell]:
 def _as_tuple(value: object) -> tuple[str, ...]:
     if value is None:
         return ()
-    return (value,) if isinstance(value, str) else tuple(str(v) for v in value)
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, Iterable):
+        return tuple(str(v) for v in value)
+    raise TypeError(f"requires: {value!r} is neither a requirement nor a list of them")
 
 
 def gated_newer(requires: Iterable[str], index: ApiIndex, features: FeatureResolver | None) -> bool:

@@ -45,7 +45,8 @@ logger = logging.getLogger(__name__)
 
 RULES: Mapping[str, str] = MappingProxyType(
     {
-        "caption-placed": "every C++ block the guard checks says under it what it compiled against, or why not",
+        "caption-placed": "every C++ block the guard checks says under it what it compiled "
+        "against, or why not",
     }
 )
 CAPTION_CLASS = "trtdocs-uncompiled"  # the caption of a block not compiled (for styling and tests)
@@ -87,8 +88,8 @@ def compiled_text(item: Compiled) -> str:
     if item.stubs:
         many = len(item.stubs) > 1
         text += (
-            f", with {'declaration stubs' if many else 'a declaration stub'} for {_headers(item.stubs)}, "
-            f"which no package the build installs carries (`{STUBS_WORDS}`)"
+            f", with {'declaration stubs' if many else 'a declaration stub'} for "
+            f"{_headers(item.stubs)}, which no package the build installs carries (`{STUBS_WORDS}`)"
         )
     return text + "."
 
@@ -103,7 +104,8 @@ def caption_node(text: str, kind: str = CAPTION_CLASS) -> nodes.paragraph:
 def by_page(
     listed: Iterable[Listed], compiled: Iterable[Compiled], srcdir: Path, env: BuildEnvironment
 ) -> Captions:
-    """Docname -> (code, class, sentence) of each C++ block the guard checked, one entry per block."""
+    """Docname -> (code, class, sentence) of each C++ block the guard checked, one entry per
+    block."""
     out: dict[str, list[Caption]] = {}
     seen: set[tuple[str, int]] = set()
     entries = [

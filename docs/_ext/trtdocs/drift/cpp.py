@@ -56,24 +56,27 @@ FRAGMENT_MARK = "fragment"
 API_MARK = re.compile(r"^executorch\s+(\d+\.\d+)$")
 RULES: Mapping[str, str] = MappingProxyType(
     {
-        "cpp-compile": "a C++ block compiles against the headers of its release, CUDA's, and the stubs",
-        "header-missing": "every header a block includes is in an include folder or a stub (drift/stubs)",
+        "cpp-compile": "a C++ block compiles against the headers of its release, CUDA's, and the "
+        "stubs",
+        "header-missing": "every header a block includes is in an include folder or a stub "
+        "(drift/stubs)",
         "cmake-parse": "a CMake block parses (cmake -P inside if(FALSE))",
         "toolchain": "g++ and cmake are on PATH",
-        "api-version": "a block marked for an ExecuTorch release compiles against that release's headers, "
-        "or the release is in UNPACKAGED_RELEASES (listed, with the reason)",
+        "api-version": "a block marked for an ExecuTorch release compiles against that release's "
+        "headers, or the release is in UNPACKAGED_RELEASES (listed, with the reason)",
     }
 )
 
-# Header pattern (fnmatch) -> why the installed Python wheel's headers lack it (a block marked for its release).
+# Header pattern (fnmatch) -> why the installed Python wheel's headers lack it (a block marked for
+# its release).
 WHEEL_MISSING: Mapping[str, str] = MappingProxyType(
     {
         "executorch/extension/module/*": "no ExecuTorch 1.4 package ships the Module API headers: "
         "the executorch 1.4.1 wheel carries only the runtime's",
-        "executorch/extension/data_loader/*": "no ExecuTorch 1.4 package ships the data loader headers: "
-        "the executorch 1.4.1 wheel carries only the runtime's",
-        "executorch/extension/flat_tensor/*": "no ExecuTorch 1.4 package ships the flat_tensor headers: "
-        "the executorch 1.4.1 wheel carries only the runtime's",
+        "executorch/extension/data_loader/*": "no ExecuTorch 1.4 package ships the data loader "
+        "headers: the executorch 1.4.1 wheel carries only the runtime's",
+        "executorch/extension/flat_tensor/*": "no ExecuTorch 1.4 package ships the flat_tensor "
+        "headers: the executorch 1.4.1 wheel carries only the runtime's",
     }
 )
 
@@ -170,9 +173,10 @@ def check_pages(
                                     rel,
                                     block.first_line,
                                     "api-version",
-                                    f"the block is marked for executorch {marked[1]}; the headers here "
-                                    f"are executorch {', '.join(sorted(by_api)) or 'none'}, and "
-                                    f"UNPACKAGED_RELEASES (trtdocs/drift/cpp.py) does not name it",
+                                    f"the block is marked for executorch {marked[1]}; the headers "
+                                    f"here are executorch {', '.join(sorted(by_api)) or 'none'}, "
+                                    "and UNPACKAGED_RELEASES (trtdocs/drift/cpp.py) does not "
+                                    "name it",
                                 )
                             ]
                         )

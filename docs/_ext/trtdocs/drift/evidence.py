@@ -6,7 +6,7 @@ table per claim::
 
     [[claim]]
     text = "Importing the package does nothing by itself"
-    source = "torch-tensorrt-executorch-runtime 0.1.0: torch_tensorrt_executorch_runtime/__init__.py"
+    source = "torch-tensorrt-executorch-runtime 0.1.0: its __init__.py"
 
 ``text`` is a verbatim fragment of the page's ``.md`` source (prose, a code line
 or a shell line), compared with every run of whitespace made one space;
@@ -54,9 +54,12 @@ CLAIM_KEYS = frozenset({"text", "source"})
 RULES: Mapping[str, str] = MappingProxyType(
     {
         "evidence-toml": "an evidence file is valid TOML",
-        "evidence-keys": "an evidence file has only [[claim]] tables, each with a non-empty text and source only",
-        "evidence-page": "an evidence file names a guide page that exists (index.toml, or notebooks/<name>.md)",
-        "evidence-stale": "every text occurs verbatim (whitespace-normalised) in its page's .md source",
+        "evidence-keys": "an evidence file has only [[claim]] tables, each with a non-empty text "
+        "and source only",
+        "evidence-page": "an evidence file names a guide page that exists (index.toml, or "
+        "notebooks/<name>.md)",
+        "evidence-stale": "every text occurs verbatim (whitespace-normalised) in its page's .md "
+        "source",
         "evidence-duplicate": "no text is written twice in one file",
         "evidence-coverage": "every claim-like unit of the page's prose is covered by an entry",
         "evidence-steps": "every shell block, C++ block and gated code cell holds an entry's text",

@@ -93,9 +93,8 @@ def passed_stamp(text: str, folders: Sequence[Folder]) -> Path:
         ).encode()
     )
     for f in folders:
-        h.update(
-            f"{f.path} {f.kind} {f.words} {f.path.stat().st_mtime_ns if f.path.is_dir() else '-'}".encode()
-        )
+        changed = f.path.stat().st_mtime_ns if f.path.is_dir() else "-"
+        h.update(f"{f.path} {f.kind} {f.words} {changed}".encode())
     gxx = shutil.which("g++")
     h.update(f"{gxx} {Path(gxx).resolve().stat().st_mtime_ns if gxx else '-'}".encode())
     return cache_home() / PASSED / h.hexdigest()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from types import MappingProxyType
@@ -46,7 +47,8 @@ from ..vocab import PYPI_SIMPLE, RUNTIME, TORCH_TENSORRT, UV_INDEX_STRATEGY
 RULES: Mapping[str, str] = MappingProxyType(
     {
         "parse": "the command splits with shlex and every requirement is PEP 508",
-        "option-known": "only pip options this guard understands (commands.OPTIONS_WITH_VALUE, FLAGS)",
+        "option-known": "only pip options this guard understands (commands.OPTIONS_WITH_VALUE, "
+        "FLAGS)",
         "shell-quoting": "a requirement with <, > or [ ] is quoted, or the shell eats it",
         "index-known": "every index URL is PyPI or a channel of the features table",
         "nightly-pre": "a command using a nightly channel passes --pre (uv: --prerelease=allow)",
@@ -61,8 +63,8 @@ RULES: Mapping[str, str] = MappingProxyType(
         "unsafe-best-match (uv otherwise takes each package from the first index that has it)",
         "pin-upgrade": "a command does not upgrade a distribution its release pins without naming "
         "a version inside the pin (pip install -U executorch breaks the release's pairing)",
-        "cxx-package": "a drift: cxx-package command installs only executorch, with --target and --no-deps, "
-        "pinned to hold the C++ package the build uses",
+        "cxx-package": "a drift: cxx-package command installs only executorch, with --target and "
+        "--no-deps, pinned to hold the C++ package the build uses",
     }
 )
 
@@ -125,7 +127,7 @@ def target_release(cmd: InstallCommand, table: Table) -> tuple[Release | None, l
         for u in cmd.index_urls
     ):
         return next(r for r in table.releases.values() if r.is_nightly), []
-    by_name = {canonicalize_name(r.name): r for r in cmd.requirements}
+    by_name: dict[str, Requirement] = {canonicalize_name(r.name): r for r in cmd.requirements}
     trt = by_name.get(TORCH_TENSORRT)
     if trt is not None and (version := _exact(trt.specifier)) is not None:
         rel = table.by_version(str(version))
@@ -155,7 +157,7 @@ def target_release(cmd: InstallCommand, table: Table) -> tuple[Release | None, l
 def check_command(
     cmd: InstallCommand, table: Table, installed: Installed | None = None
 ) -> list[Violation]:
-    bad = lambda rule, msg: Violation(cmd.path, cmd.line, rule, msg)  # noqa: E731
+    bad = partial(Violation, cmd.path, cmd.line)  # bad(rule, message)
     out: list[Violation] = []
     known = table.known_index_urls | {normalize_url(PYPI_SIMPLE)}
     for url in cmd.index_urls:
@@ -186,7 +188,7 @@ def check_command(
                 f"--index-url: pass --index-strategy {UV_INDEX_STRATEGY}",
             )
         )
-    names = {canonicalize_name(r.name): r for r in cmd.requirements}
+    names: dict[str, Requirement] = {canonicalize_name(r.name): r for r in cmd.requirements}
     if cmd.cxx_package:
         return out + _check_cxx_package(cmd, names)
     if not FAMILY.intersection(names):
@@ -258,7 +260,7 @@ def check_command(
 
 
 def _check_cxx_package(cmd: InstallCommand, names: Mapping[str, Requirement]) -> list[Violation]:
-    bad = lambda msg: Violation(cmd.path, cmd.line, "cxx-package", msg)  # noqa: E731
+    bad = partial(Violation, cmd.path, cmd.line, "cxx-package")  # bad(message)
     out = []
     if cmd.target is None or not cmd.no_deps:
         out.append(

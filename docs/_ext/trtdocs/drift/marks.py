@@ -23,7 +23,8 @@ from . import cpp
 
 RULES: Mapping[str, str] = MappingProxyType(
     {
-        "mark-in-code": "no code block or code cell line holds a drift: mark (marks go on % comment lines above it)",
+        "mark-in-code": "no code block or code cell line holds a drift: mark (marks go on % "
+        "comment lines above it)",
         "mark-detached": "a % drift: comment line sits directly above a block's opening fence",
         "mark-unknown": "a mark is one of VOCABULARY",
     }
@@ -57,7 +58,8 @@ def check_page(path: Path, rel: str) -> list[Violation]:
     in_code: set[int] = set()  # 1-based page lines inside code blocks
     for block in iter_blocks(path, text):
         if block.kind != "fence" and block.kind not in CODE_DIRECTIVES:
-            continue  # a directive whose body is Markdown (a note, a tab): its marks are comment lines
+            # a directive whose body is Markdown (a note, a tab): its marks are comment lines
+            continue
         for n, line in enumerate(block.lines):
             in_code.add(block.first_line + n)
             if _IN_CODE.search(line):

@@ -14,8 +14,11 @@ import ast
 from collections.abc import Callable
 from pathlib import Path
 
+import griffe
+
 from .. import tomlfile
 from ..api.index import ApiIndex
+from ..api.model import defined_in
 from ..pages import Violation
 
 SAVE = "torch_tensorrt._compile.save"
@@ -25,7 +28,9 @@ RULE = "save-options"
 def popped_defaults(index: ApiIndex, path: str = SAVE) -> dict[str, str]:
     """``{name: default as source}`` for each ``kwargs.pop("name", default)`` in ``path``."""
     func = index.lookup(path)
-    tree = ast.parse(Path(func.filepath).read_text(encoding="utf-8"))
+    if not isinstance(func, griffe.Function):
+        raise ValueError(f"{path}: a {func.kind.value} in the installed package, not a function")
+    tree = ast.parse(defined_in(func).read_text(encoding="utf-8"))
     node = next(
         n
         for n in ast.walk(tree)
@@ -63,7 +68,7 @@ def check(
     popped = popped_defaults(index)
     where = where or str(table_path)
     found: list[Violation] = []
-    for line, entry in zip(starts, entries):
+    for line, entry in zip(starts, entries, strict=True):
         name, default, feature = entry["name"], entry["default"], entry["feature"]
         if documented_has(feature):
             if name not in popped:

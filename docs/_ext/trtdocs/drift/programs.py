@@ -22,10 +22,14 @@ from ..pages.accesses import FOLDER, Access, overlap, page_accesses, reading_ord
 
 RULES: Mapping[str, str] = MappingProxyType(
     {
-        "programs-unwritten": "every programs/<file> a page reads is written by some page of the guide",
-        "programs-order": "every programs/<file> a page reads is written by an earlier page (index.md's toctree order)",
-        "programs-link": "a page that reads a file an earlier page writes links to that page ({doc} or a link)",
-        "programs-tempfile": "no page reads a file that another page writes into its tempfile folder, nor a /tmp path",
+        "programs-unwritten": "every programs/<file> a page reads is written by some page of the "
+        "guide",
+        "programs-order": "every programs/<file> a page reads is written by an earlier page "
+        "(index.md's toctree order)",
+        "programs-link": "a page that reads a file an earlier page writes links to that page "
+        "({doc} or a link)",
+        "programs-tempfile": "no page reads a file that another page writes into its tempfile "
+        "folder, nor a /tmp path",
         "programs-shell": "a shell step splits into words (shlex)",
     }
 )
@@ -66,11 +70,11 @@ def check(
     rels = [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in order]
     violations: list[Violation] = []
     accesses: list[list[Access]] = []
-    for path, rel in zip(order, rels):
+    for path, rel in zip(order, rels, strict=True):
         found, problems = accesses_of(path, rel)
         accesses.append(found)
         violations += problems
-    for n, (path, rel, found) in enumerate(zip(order, rels, accesses)):
+    for n, (path, rel, found) in enumerate(zip(order, rels, accesses, strict=True)):
         own = [a for a in found if a.write and a.path]
         links = _links(path, root)
         for read in (a for a in found if not a.write and a.path):

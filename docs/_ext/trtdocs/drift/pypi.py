@@ -10,14 +10,15 @@ distribution that downloads its wheel from NVIDIA's index, cannot be reached.
 
 from __future__ import annotations
 
-import email.parser
 import email.message
+import email.parser
 import io
 import json
 import urllib.request
 import zipfile
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache
+from typing import TYPE_CHECKING
 
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
@@ -26,6 +27,9 @@ from packaging.version import Version
 
 from ..features.releases import Release
 from ..vocab import TORCH_TENSORRT
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 SIMPLE = "https://pypi.org/simple/{name}/"
 ACCEPT = "application/vnd.pypi.simple.v1+json"
@@ -36,11 +40,11 @@ PREFERRED_TAGS = ("cp311-cp311-manylinux_2_28_x86_64", "py3-none-any", "cp311-cp
 
 def _get(url: str, headers: dict[str, str] | None = None) -> bytes:
     req = urllib.request.Request(url, headers=headers or {})
-    with urllib.request.urlopen(req, timeout=TIMEOUT_S) as resp:  # noqa: S310 -- https only
+    with urllib.request.urlopen(req, timeout=TIMEOUT_S) as resp:  # https only
         return resp.read()
 
 
-@lru_cache(maxsize=None)
+@cache
 def project(name: str) -> dict:
     return json.loads(_get(SIMPLE.format(name=canonicalize_name(name)), {"Accept": ACCEPT}))
 
@@ -86,13 +90,14 @@ class _RangeFile(io.RawIOBase):
         self.pos += len(data)
         return data
 
-    def readinto(self, b) -> int:  # noqa: ANN001
-        data = self.read(len(b))
-        b[: len(data)] = data
+    def readinto(self, b: WriteableBuffer) -> int:
+        view = memoryview(b).cast("B")
+        data = self.read(len(view))
+        view[: len(data)] = data
         return len(data)
 
 
-@lru_cache(maxsize=None)
+@cache
 def wheel_metadata(name: str, version: str) -> email.message.Message:
     files = [
         f
@@ -112,7 +117,8 @@ def wheel_metadata(name: str, version: str) -> email.message.Message:
 
 
 def requires(name: str, version: str, extras: Iterable[str] = ()) -> list[Requirement]:
-    """Requires-Dist of one release, with the markers of ``extras`` applied (Linux, CPython 3.11)."""
+    """Requires-Dist of one release, with the markers of ``extras`` applied (Linux, CPython
+    3.11)."""
     env = {
         "sys_platform": "linux",
         "platform_system": "Linux",

@@ -56,13 +56,16 @@ UPSTREAM_KEYS = frozenset({"repo", "commit", "path", "function", "fragment"})
 RULES: Mapping[str, str] = MappingProxyType(
     {
         "failures-toml": "the register is valid TOML",
-        "failures-keys": "[[scope]] and [[failure]] tables with their keys only, each of the right type",
+        "failures-keys": "[[scope]] and [[failure]] tables with their keys only, each of the right "
+        "type",
         "failures-version": "the register's dist versions are the installed ones",
-        "failures-site": "each site's fragment occurs in a raise or assert of its function in the installed "
-        "file (in the binary's bytes for compiled code)",
+        "failures-site": "each site's fragment occurs in a raise or assert of its function in the "
+        "installed file (in the binary's bytes for compiled code)",
         "failures-scope": "each raise in a scope's functions has an entry",
-        "failures-named": "each named target exists: the anchor in docs/data/errors.toml, the text in the page",
-        "failures-reach": "reach is user or internal; a user entry is named or left out, an internal one says why",
+        "failures-named": "each named target exists: the anchor in docs/data/errors.toml, the text "
+        "in the page",
+        "failures-reach": "reach is user or internal; a user entry is named or left out, an "
+        "internal one says why",
     }
 )
 _WS = re.compile(r"\s+")
@@ -130,9 +133,15 @@ def _shape(kind: str, item: object, keys: frozenset[str]) -> str | None:
             for k in ("repo", "commit", "path", "function")
         )
     ):
-        return f"upstream must be a table with repo, commit, path, function (and fragment): {upstream!r}"
+        return (
+            "upstream must be a table with repo, commit, path, function (and fragment): "
+            f"{upstream!r}"
+        )
     if site is None and not (upstream and upstream.get("fragment")):
-        return "site missing: only an error with no message in the binary goes without one, with upstream.fragment"
+        return (
+            "site missing: only an error with no message in the binary goes without one, with "
+            "upstream.fragment"
+        )
     if site is not None and (
         not isinstance(site, dict)
         or set(site) - SITE_KEYS
@@ -197,7 +206,8 @@ def check(root: Path, register: str = REGISTER) -> list[Violation]:
         violations += _check_failure(root, register, entry, anchors, pages)
         site = entry.data.get("site")
         if site is None:
-            continue  # a silent error return of compiled code: upstream names it (tests check it there)
+            # a silent error return of compiled code: upstream names it (tests check it there)
+            continue
         file, why = installed_file(site["dist"], site["path"], versions)
         if file is None:
             rule = "failures-version" if "is installed" in (why or "") else "failures-site"

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, NotRequired, TypedDict, Unpack
 
 from packaging.utils import canonicalize_name, parse_sdist_filename, parse_wheel_filename
 
@@ -45,16 +45,20 @@ RESOLVED, FAILED, UNREACHABLE, NOT_RESOLVED = "resolved", "failed", "unreachable
 STATUSES: Mapping[str, str] = MappingProxyType(
     {
         RESOLVED: "the resolver finished: the versions it would install are known",
-        FAILED: "the resolver stopped on something a reader meets too (no version, a conflict, a broken build)",
-        UNREACHABLE: "an index the resolution needs does not answer from this machine: marked, not failed",
-        NOT_RESOLVED: "this build does not resolve this command (another installer or platform): marked",
+        FAILED: "the resolver stopped on something a reader meets too (no version, a conflict, a "
+        "broken build)",
+        UNREACHABLE: "an index the resolution needs does not answer from this machine: marked, not "
+        "failed",
+        NOT_RESOLVED: "this build does not resolve this command (another installer or platform): "
+        "marked",
     }
 )
 # Failures pip's output names; a resolution that failed otherwise (pip did not start, an
 # error this module does not know) fails its build but is never kept for the day.
 CAUSES: Mapping[str, str] = MappingProxyType(
     {
-        "metadata": "a package's metadata could not be generated (its source distribution's build failed)",
+        "metadata": "a package's metadata could not be generated (its source distribution's build "
+        "failed)",
         "no-version": "no version on the index satisfies a requirement",
         "conflict": "the requirements conflict (ResolutionImpossible)",
     }
@@ -71,6 +75,16 @@ _NETWORK = re.compile(
     r"Max retries exceeded"
 )
 _URL = re.compile(r"https?://[A-Za-z0-9.-]+(?::\d+)?/")
+
+
+class Made(TypedDict):
+    """Who made a :class:`Resolution`, for what, when, and how long it took: the same
+    for every outcome."""
+
+    resolver: str
+    target: str
+    day: str
+    seconds: NotRequired[float]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -122,13 +136,13 @@ def clean_env() -> dict[str, str]:
     return env
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def unreachable(url: str) -> str | None:
     """Why ``url``'s host does not answer, or None when it answers (any HTTP status).
     Asked once a run: a host that does not answer costs its timeout once."""
     try:
         urllib.request.urlopen(
-            urllib.request.Request(url, method="HEAD"),  # noqa: S310 -- http(s) only
+            urllib.request.Request(url, method="HEAD"),  # http(s) only
             timeout=PROBE_TIMEOUT_S,
         ).close()
     except urllib.error.HTTPError:
@@ -139,7 +153,8 @@ def unreachable(url: str) -> str | None:
 
 
 def pip_args(args: Sequence[str]) -> list[str]:
-    """A page command's words after ``install``, less what a dry run into its own folder replaces."""
+    """A page command's words after ``install``, less what a dry run into its own folder
+    replaces."""
     out: list[str] = []
     skip = False
     for arg in args:
@@ -159,7 +174,7 @@ def resolve(
     args: Sequence[str], index_urls: Sequence[str], python: str = sys.executable
 ) -> Resolution:
     """Resolve one command (``args``: its words after ``install``) with the venv's pinned pip."""
-    common = {"resolver": f"pip {RESOLVER}", "target": target_words(), "day": today()}
+    common: Made = {"resolver": f"pip {RESOLVER}", "target": target_words(), "day": today()}
     for url in index_urls:
         if (why := unreachable(url)) is not None:
             return Resolution(UNREACHABLE, reason=f"index unreachable: {url} ({why})", **common)
@@ -200,9 +215,9 @@ def resolve(
             return Resolution(
                 UNREACHABLE, reason=f"the resolver ran past {RUN_TIMEOUT_S} s", **common
             )
-        seconds = round(time.monotonic() - start, 1)
+        common["seconds"] = round(time.monotonic() - start, 1)
         data = json.loads(report.read_text(encoding="utf-8")) if run.returncode == 0 else None
-    return classify(run.returncode, run.stdout + run.stderr, data, seconds=seconds, **common)
+    return classify(run.returncode, run.stdout + run.stderr, data, **common)
 
 
 def classify(
@@ -211,7 +226,7 @@ def classify(
     report: Mapping[str, Any] | None,
     *,
     probe: Any = unreachable,
-    **common: Any,
+    **common: Unpack[Made],
 ) -> Resolution:
     """pip's exit status, output and ``--report`` JSON as a :class:`Resolution`.
     ``probe(url)`` says why a host named in a failure does not answer (None: it does)."""

@@ -26,8 +26,9 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Final
@@ -59,11 +60,13 @@ from .resolve import (
 RULES: Mapping[str, str] = MappingProxyType(
     {
         "resolves": "the resolver finishes on the command (where it stops, a reader's pip stops)",
-        "resolved-pins": "each of torch, torch-tensorrt, its runtime wheel, executorch and TensorRT that the "
-        "resolution installs lies inside the pins of the release the command installs",
-        "resolved-published": "a command of a release the features table calls described finds no such "
-        "release on the index (once it does, the release is published: update the table)",
-        "resolved-cxx": "a drift: cxx-package command resolves to the ExecuTorch the C++ guard builds against",
+        "resolved-pins": "each of torch, torch-tensorrt, its runtime wheel, executorch and "
+        "TensorRT that the resolution installs lies inside the pins of the release the command "
+        "installs",
+        "resolved-published": "a command of a release the features table calls described finds no "
+        "such release on the index (once it does, the release is published: update the table)",
+        "resolved-cxx": "a drift: cxx-package command resolves to the ExecuTorch the C++ guard "
+        "builds against",
     }
 )
 Resolver = Callable[[Sequence[str], Sequence[str]], Resolution]
@@ -144,7 +147,8 @@ def resolution(
     resolver: Resolver = resolve,
     day: str | None = None,
 ) -> Resolution:
-    """``shown``'s resolution: from ``cache`` when kept today (unless ``fresh``), else the resolver's."""
+    """``shown``'s resolution: from ``cache`` when kept today (unless ``fresh``), else the
+    resolver's."""
     cmd = shown.command
     if cmd.tool != "pip":
         return Resolution(
@@ -185,32 +189,34 @@ def _inside(pin: str, version: str) -> bool:
 def check(shown: Shown, found: Resolution, table: Table) -> tuple[list[Violation], str]:
     """The violations of one resolution, and the banner's sentence for it."""
     cmd = shown.command
-    bad = lambda rule, msg: Violation(cmd.path, cmd.line, rule, msg)  # noqa: E731
+    bad = partial(Violation, cmd.path, cmd.line)  # bad(rule, message)
     release, _ = target_release(cmd, table)  # a bad release mark is the installs guard's finding
-    described = release is not None and release.status == "described"
+    # the release's key when the features table calls it described (not published)
+    described = release.key if release is not None and release.status == "described" else None
     if found.status in (UNREACHABLE, NOT_RESOLVED):
         picked = _family(found.provisional)
         before = f" (picked before it stopped, not checked: {picked})" if picked else ""
         return [], f"{shown.label}: not resolved: {found.reason}{before}."
     if found.status == FAILED:
+        stop: str
         try:
             stop = canonicalize_name(Requirement(found.stopped_at).name)
         except InvalidRequirement:
             stop = ""  # a package pip names without a requirement (a metadata failure)
-        if described and stop == TORCH_TENSORRT:
+        if described is not None and stop == TORCH_TENSORRT:
             return [], (
-                f"{shown.label}: not resolved: {found.reason}; release {release.key} is described, "
+                f"{shown.label}: not resolved: {found.reason}; release {described} is described, "
                 "not published."
             )
         return [
             bad("resolves", f"{found.resolver} cannot resolve {cmd.text.strip()!r}: {found.reason}")
         ], f"{shown.label}: the resolver failed: {found.reason}."
     out: list[Violation] = []
-    if described and TORCH_TENSORRT in found.versions:
+    if described is not None and TORCH_TENSORRT in found.versions:
         out.append(
             bad(
                 "resolved-published",
-                f"this command of release {release.key}, which the features table "
+                f"this command of release {described}, which the features table "
                 f"calls described, resolves to torch-tensorrt "
                 f"{found.versions[TORCH_TENSORRT]} on the index: the release is "
                 "published; give it its status, version and pins",
@@ -274,8 +280,12 @@ def check_pages(
     """Every install command of ``paths`` resolved and checked: violations, the banners'
     claims, and one note per command for the log."""
     shown = [s for p in paths for s in page_commands(p, root, table)]
-    # a command several pages show is resolved once
-    same = lambda s: (s.command.tool, s.platform, s.command.args, s.command.index_urls)  # noqa: E731
+
+    def same(s: Shown) -> tuple[Hashable, ...]:
+        """What makes two shown commands one resolution: a command several pages show is
+        resolved once."""
+        return (s.command.tool, s.platform, s.command.args, s.command.index_urls)
+
     first = {same(s): s for s in reversed(shown)}
     with ThreadPoolExecutor(WORKERS) as pool:
         done = dict(
@@ -284,13 +294,14 @@ def check_pages(
                 pool.map(
                     lambda s: resolution(s, cache, fresh=fresh, resolver=resolver), first.values()
                 ),
+                strict=True,
             )
         )
     found = [done[same(s)] for s in shown]
     violations: list[Violation] = []
     claims: list[Claim] = []
     notes: list[str] = []
-    for s, r in zip(shown, found):
+    for s, r in zip(shown, found, strict=True):
         bad, text = check(s, r, table)
         violations += bad
         how = f"{r.resolver} on {r.day}, for {r.target}" if r.resolver else ""

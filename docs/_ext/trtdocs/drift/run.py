@@ -160,13 +160,15 @@ def _page_guard(
 ) -> Report:
     """One page guard over every page, each page from ``page_memo`` when it holds it."""
     rels = [str(p.relative_to(root)) for p in pages]
-    digests = {rel: memo.text_digest(p) for rel, p in zip(rels, pages)} if page_memo else {}
+    digests = (
+        {rel: memo.text_digest(p) for rel, p in zip(rels, pages, strict=True)} if page_memo else {}
+    )
     parts: dict[str, Report] = {}
     if page_memo is not None:
         for rel in rels:
             if (kept := page_memo.get(guard, rel, digests[rel])) is not None:
                 parts[rel] = report_from_json(kept)
-    todo = [p for rel, p in zip(rels, pages) if rel not in parts]
+    todo = [p for rel, p in zip(rels, pages, strict=True) if rel not in parts]
     if todo:
         found = _page_findings(guard, root, todo, features, index, installed)
         split = _by_page(found, [str(p.relative_to(root)) for p in todo])
@@ -293,13 +295,12 @@ def run_guards(
         elif guard == "api":
             save_options = root / SAVE_OPTIONS
             if save_options.is_file() and features is not None:
-                documented = features.documented
 
                 def check_options(path: Path = save_options) -> list[Violation]:
                     return options.check(
                         path,
                         api_index(),
-                        lambda f: features.has(features.feature(f), documented),
+                        lambda f: features.has(features.feature(f), features.documented),
                         where=SAVE_OPTIONS,
                     )
 

@@ -102,7 +102,8 @@ def _start(app: Sphinx) -> None:
                 filter(None, [str(package_root), os.environ.get("PYTHONPATH")])
             ),
         )
-        # the C++ guard's headers, as this build's settings name them (conf.py, -D or the environment)
+        # the C++ guard's headers, as this build's settings name them (conf.py, -D or the
+        # environment)
         env[headers.EXTRA_INCLUDE_ENV] = settings.cxx_include
         env[headers.STUBS_ENV] = "1" if settings.cxx_stubs else "0"
         run.process = subprocess.Popen(

@@ -13,6 +13,8 @@ feature is a block: its title, then one short line of its releases' states
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
@@ -98,7 +100,8 @@ class SupportMatrix(SphinxDirective):
             head.append(cell)
         rows = []
         for f in table.features:
-            # a link on this page keeps the title's code as code (a resolved reference would flatten it)
+            # a link on this page keeps the title's code as
+            # code (a resolved reference would flatten it)
             cells: list[nodes.Node | str] = [
                 nodes.reference("", "", *inline(f.title), internal=True, refid=f"feature-{f.id}")
             ]
@@ -109,7 +112,7 @@ class SupportMatrix(SphinxDirective):
 
     def _releases_table(self, table: FeaturesTable) -> nodes.table:
         head = ["Release", "Status", "Platforms", "Pins", "Install"]
-        rows = []
+        rows: list[list[nodes.Node | str]] = []
         for r in table.releases.values():
             status = STATUSES[r.status].words + (f" ({r.date})" if r.date else "")
             rows.append(
@@ -123,7 +126,8 @@ class SupportMatrix(SphinxDirective):
             )
         out = _table(head, rows, ["trtdocs-release-table"], widths=[10, 14, 16, 25, 35])
         # each release's row is a target of its own (the sidebar, the notes)
-        for row, r in zip(next(out.findall(nodes.tbody)).children, table.releases.values()):
+        rows_out = [r for r in next(out.findall(nodes.tbody)).children if isinstance(r, nodes.row)]
+        for row, r in zip(rows_out, table.releases.values(), strict=True):
             row["ids"].append(ROW_ID.format(key=r.key))
         return out
 
@@ -216,8 +220,8 @@ def _pins_cell(release: Release) -> nodes.inline:
 
 
 def _table(
-    head: list[nodes.Node | str],
-    rows: list[list[nodes.Node | str]],
+    head: Sequence[nodes.Node | str],
+    rows: Sequence[Sequence[nodes.Node | str]],
     classes: list[str],
     widths: list[int],
 ) -> nodes.table:
@@ -236,7 +240,7 @@ def _table(
     return table
 
 
-def _row(cells: list[nodes.Node | str]) -> nodes.row:
+def _row(cells: Sequence[nodes.Node | str]) -> nodes.row:
     row = nodes.row()
     for c in cells:
         entry = nodes.entry()

@@ -141,9 +141,8 @@ class FeaturesTable:
     @property
     def newest(self) -> Release:
         """The newest numbered release (described or released)."""
-        return max(
-            (r for r in self.releases.values() if r.number is not None), key=lambda r: r.number
-        )
+        numbered = [(n, r) for r in self.releases.values() if (n := r.number) is not None]
+        return max(numbered, key=lambda pair: pair[0])[1]
 
     def requirement(self, feature_id: str) -> Requirement:
         """The torch_tensorrt requirement ``feature:<id>`` stands for, with what

@@ -9,7 +9,7 @@ parts of the site (the API reference's ``{api-feature}``) use to say the same.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -159,17 +159,16 @@ class FeatureNoteParentheses(SphinxTransform):
             == 1
         )
         depth = 0
-        previous: int | None = (
-            None  # index in `kept` of the last note, while only separators follow it
-        )
+        # the last note's index in `kept` and its feature, while only separators follow it
+        previous: tuple[int, str] | None = None
         for child in parent.children:
             if _is_feature_note(child):
-                if previous is not None and kept[previous]["trtdocs_note"] == child["trtdocs_note"]:
-                    del kept[previous + 1 :]  # the separator, then this note, go
+                if previous is not None and previous[1] == child["trtdocs_note"]:
+                    del kept[previous[0] + 1 :]  # the separator, then this note, go
                     continue
                 if depth > 0 or alone:
                     child.children = [c for c in child.children if not isinstance(c, nodes.Text)]
-                previous = len(kept)
+                previous = (len(kept), child["trtdocs_note"])
             elif isinstance(child, nodes.Text):
                 words = child.astext()
                 depth = max(0, depth + words.count("(") - words.count(")"))
@@ -222,7 +221,7 @@ def _close_over_empty_notes(parent: nodes.Element) -> None:
     )
 
 
-def _is_feature_note(node: nodes.Node) -> bool:
+def _is_feature_note(node: nodes.Node) -> TypeGuard[nodes.inline]:
     return isinstance(node, nodes.inline) and "trtdocs_note" in node.attributes
 
 

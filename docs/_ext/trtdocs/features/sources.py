@@ -10,7 +10,7 @@ exactly one of the keys of :data:`KINDS`, and ``shows``, what it shows
     { issue = "pytorch/executorch#22477", shows = "..." }
     { file = "pytorch/TensorRT/cpp/src/.../CMakeLists.txt", at = "d7f2062810", shows = "..." }
     { commit = "pytorch/TensorRT@e83f4557", shows = "..." }
-    { url = "https://pypi.org/project/torch-tensorrt/#history", title = "PyPI release history", shows = "..." }
+    { url = "https://pypi.org/project/torch-tensorrt/#history", title = "PyPI", shows = "..." }
 
 Three kinds show a run (:data:`RUNS`), which a "yes" cell needs:
 
@@ -42,11 +42,14 @@ KINDS: Final[Mapping[str, str]] = MappingProxyType(
         "wheel": "a published distribution as <name>==<version>, with `path` inside it (optional)",
         "pr": "a pull request as <owner>/<repo>#<number>",
         "issue": "an issue as <owner>/<repo>#<number>",
-        "file": "a file of a GitHub repository as <owner>/<repo>/<path>, with `at` (a commit, tag or branch)",
+        "file": "a file of a GitHub repository as <owner>/<repo>/<path>, with `at` (a commit, tag "
+        "or branch)",
         "commit": "a commit as <owner>/<repo>@<sha>",
         "url": "any https address, with `title` (the link's text)",
-        "test": "an upstream test that runs the feature, as <owner>/<repo>/<path>, with `at` (a commit)",
-        "artifact": "a file of a published distribution that does it, as <name>==<version>, with `path`",
+        "test": "an upstream test that runs the feature, as <owner>/<repo>/<path>, with `at` (a "
+        "commit)",
+        "artifact": "a file of a published distribution that does it, as <name>==<version>, with "
+        "`path`",
         "run": "a page of this guide whose cell gated on the feature runs it, as its document name",
     }
 )
@@ -96,7 +99,8 @@ class Source:
 
     kind: str  # one of KINDS
     value: str  # the kind's value, as written
-    url: str  # where a reader opens it; "" for a page of this guide (a run: the matrix links the page)
+    # where a reader opens it; "" for a page of this guide (a run: the matrix links the page)
+    url: str
     label: str  # the link's text
     path: str = ""  # wheel, artifact: the file inside it; file, test: the file; run: the page
     shows: str = ""  # MyST inline text; "" = the source itself is the point

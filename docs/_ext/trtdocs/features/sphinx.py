@@ -127,7 +127,10 @@ def check_runs(app: Sphinx, env: BuildEnvironment) -> None:
                 if source.value not in env.found_docs:
                     problem = "names no page of this build"
                 elif not gated:
-                    problem = f"has no cell gated on {FEATURE_PREFIX}{f.id}, so no cell of it runs the feature"
+                    problem = (
+                        f"has no cell gated on {FEATURE_PREFIX}{f.id}, so no cell of it runs the "
+                        "feature"
+                    )
                 else:
                     continue
                 logger.error(

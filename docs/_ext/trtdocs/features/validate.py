@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from packaging.requirements import Requirement
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
@@ -95,7 +95,12 @@ class _Validator(Fields):
         if not isinstance(data, dict) or not data:
             raise self.fail("releases", "must be a non-empty table of releases")
         releases = [self.release(key, raw) for key, raw in data.items()]
-        numbered = sorted((r for r in releases if r.key != NIGHTLY), key=lambda r: r.number)
+        numbered = [
+            r
+            for _, r in sorted(
+                ((r.number, r) for r in releases if r.number is not None), key=lambda p: p[0]
+            )
+        ]
         nightly = [r for r in releases if r.key == NIGHTLY]
         return (*numbered, *nightly)
 
@@ -166,7 +171,7 @@ class _Validator(Fields):
                 [spec] = req.specifier
                 if spec.operator != "==" or req.extras or req.marker or req.url:
                     raise ValueError
-            except Exception:  # packaging's InvalidRequirement, or not one exact version
+            except ValueError:  # packaging's InvalidRequirement, or not one exact version
                 raise self.fail(
                     f"{pin_entry}.metadata",
                     f"{source!r} must name one published distribution as <name>==<version>",
@@ -182,7 +187,7 @@ class _Validator(Fields):
         for p in packages:
             try:
                 Requirement(p)
-            except Exception as exc:  # packaging's InvalidRequirement
+            except InvalidRequirement as exc:
                 raise self.fail(
                     f"{entry}.install.packages", f"{p!r} is not a requirement: {exc}"
                 ) from None
@@ -254,7 +259,8 @@ class _Validator(Fields):
             if extra:
                 raise self.fail(
                     f"{entry}.platforms",
-                    f"{extra[0]!r} is not a platform of release {key!r} ({list(release.platforms)})",
+                    f"{extra[0]!r} is not a platform of release {key!r} "
+                    f"({list(release.platforms)})",
                 )
         table_only = data.get("table_only", "")
         if "table_only" in data:

@@ -20,7 +20,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docutils import nodes
 from sphinx import addnodes
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.util import logging
 
 from ..order import reading_order
@@ -38,11 +40,13 @@ _MAKERS = tuple(f"{d}={metadata.version(d)}" for d in ("markdown-it-py", "sphinx
 
 def _html_name(app: Sphinx, docname: str) -> str:
     """The page's HTML file, relative to the site's root."""
+    if not isinstance(app.builder, StandaloneHTMLBuilder):  # its callers run for HTML only
+        raise TypeError(f"the {app.builder.name} builder writes no HTML pages")
     return Path(app.builder.get_outfilename(docname)).relative_to(app.outdir).as_posix()
 
 
 def write_twin(
-    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: nodes.document | None
 ) -> None:
     """At html-page-context: the page's twin, beside its HTML."""
     if app.builder.format != "html" or doctree is None or pagename not in app.env.all_docs:
@@ -119,16 +123,16 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
     made_from = hashlib.sha256(repr((app.config.project, pages, _MAKERS)).encode())
     for code in sorted(Path(__file__).parent.glob("*.py")):  # the code that writes them
         made_from.update(code.read_bytes())
-    made_from = made_from.hexdigest()
+    digest = made_from.hexdigest()
     stamp = Path(app.outdir).parent / "trtdocs" / LLMS_STAMP
     outputs = [Path(app.outdir, index.LLMS_TXT), Path(app.outdir, index.LLMS_FULL_TXT)]
-    if stamp.is_file() and stamp.read_text(encoding="utf-8") == f"{made_from} {_digest(outputs)}":
+    if stamp.is_file() and stamp.read_text(encoding="utf-8") == f"{digest} {_digest(outputs)}":
         return
     summary = index.description(pages[0].twin) or app.config.project
     outputs[0].write_text(index.llms_txt(app.config.project, summary, pages), encoding="utf-8")
     outputs[1].write_text(index.llms_full_txt(app.config.project, summary, pages), encoding="utf-8")
     stamp.parent.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(f"{made_from} {_digest(outputs)}", encoding="utf-8")
+    stamp.write_text(f"{digest} {_digest(outputs)}", encoding="utf-8")
 
 
 def _digest(files: list[Path]) -> str:

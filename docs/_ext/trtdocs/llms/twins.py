@@ -11,7 +11,8 @@ and its extensions make into nodes the translator knows:
 * an admonition (a note, a version note, an erratum) becomes a quote with its title in bold;
 * a cell's outputs get an "Output" line and a ``text`` fence, without ANSI colours;
 * a graphviz diagram becomes its ``dot`` source;
-* a node with a ``refuri`` that is not a reference (a download link) becomes a link; a tab's label a paragraph in bold;
+* a node with a ``refuri`` that is not a reference (a download link) becomes a link; a tab's
+  label a paragraph in bold;
 * internal links point at the other twins (``page.html#x`` -> ``page.html.md#x``);
 * images point at the copies the HTML builder made in ``_images/``.
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
@@ -98,14 +100,21 @@ def _other_link(node: nodes.Node) -> bool:
     )
 
 
+def _elements(
+    doctree: nodes.document, condition: Callable[[nodes.Node], bool]
+) -> list[nodes.Element]:
+    """The elements that meet ``condition``, as a list (the caller replaces them)."""
+    return [n for n in doctree.findall(condition) if isinstance(n, nodes.Element)]
+
+
 def plain(doctree: nodes.document, docname: str, images: dict[str, str], imagedir: str) -> None:
     """Rewrite ``doctree`` (a copy of the resolved page) into nodes the translator knows."""
     for box in list(doctree.findall(folded)):
         summary = box.next_node(folded_summary)
-        title = list(summary.children) if summary is not None else []
+        words = list(summary.children) if summary is not None else []
         body = [child for child in box.children if child is not summary]
-        box.replace_self(_quote(title, body, box["classes"]))
-    for admonition in list(doctree.findall(_admonition)):
+        box.replace_self(_quote(words, body, box["classes"]))
+    for admonition in _elements(doctree, _admonition):
         title = next((c for c in admonition.children if isinstance(c, nodes.title)), None)
         body = [child for child in admonition.children if child is not title]
         words = (
@@ -114,9 +123,8 @@ def plain(doctree: nodes.document, docname: str, images: dict[str, str], imagedi
             else [nodes.Text(_admonition_title(admonition))]
         )
         admonition.replace_self(_quote(words, body, admonition["classes"]))
-    for link in list(
-        doctree.findall(_other_link)
-    ):  # a download link, or another extension's link node
+    # a download link, or another extension's link node
+    for link in _elements(doctree, _other_link):
         link.replace_self(nodes.reference("", link.astext(), refuri=link["refuri"], internal=False))
     for container in list(doctree.findall(nodes.container)):
         if container.get("nb_element") == "cell_code_output":
@@ -133,15 +141,16 @@ def plain(doctree: nodes.document, docname: str, images: dict[str, str], imagedi
         language = block.get("language", "")
         block.children = [nodes.Text(text)]
         block["language"] = _CODE_LANGUAGES.get(language, language)
-    for node in list(doctree.findall(lambda n: type(n).__name__ == "graphviz")):
+    for node in _elements(doctree, lambda n: type(n).__name__ == "graphviz"):
         node.replace_self(nodes.literal_block(node["code"], node["code"], language="dot"))
-    for node in list(doctree.findall(lambda n: type(n).__name__ == "PassthroughTextElement")):
+    for node in _elements(doctree, lambda n: type(n).__name__ == "PassthroughTextElement"):
         node.replace_self(nodes.paragraph("", "", nodes.strong("", "", *node.children)))
-    for title in list(
-        doctree.findall(nodes.title)
-    ):  # a toctree's caption: a title outside a section
-        if not isinstance(title.parent, (nodes.section, nodes.document)):
-            title.replace_self(nodes.paragraph("", "", nodes.strong("", "", *title.children)))
+    # a toctree's caption: a title outside a section
+    for caption_title in list(doctree.findall(nodes.title)):
+        if not isinstance(caption_title.parent, (nodes.section, nodes.document)):
+            caption_title.replace_self(
+                nodes.paragraph("", "", nodes.strong("", "", *caption_title.children))
+            )
     for caption in list(doctree.findall(nodes.caption)):
         caption.replace_self(nodes.paragraph("", "", nodes.emphasis("", "", *caption.children)))
     for ref in doctree.findall(nodes.reference):

@@ -70,12 +70,13 @@ def text_blocks(doctree: nodes.Node) -> dict[str, int]:
 # What the drift guards (trtdocs.drift) check of each kind of block, in every build.
 CHECKED: Final[Mapping[str, str]] = MappingProxyType(
     {
-        "shell": "checks the install commands in the shell blocks: packages, pins and package indexes",
+        "shell": "checks the install commands in the shell blocks: packages, pins and package "
+        "indexes",
         "C++": "compiles each C++ block and says under it against which headers, stubs included",
         "CMake": "parses each CMake block",
         "Python": (
-            "checks the names and keywords each Python block uses from Torch-TensorRT and ExecuTorch "
-            "against the installed packages"
+            "checks the names and keywords each Python block uses from Torch-TensorRT and "
+            "ExecuTorch against the installed packages"
         ),
     }
 )
@@ -134,9 +135,9 @@ def provenance(
         return entry
     entry["environment"] = env.to_json()
     if exec_data:
-        entry["executed_at"] = dt.datetime.fromtimestamp(
-            exec_data["mtime"], dt.timezone.utc
-        ).isoformat(timespec="seconds")
+        entry["executed_at"] = dt.datetime.fromtimestamp(exec_data["mtime"], dt.UTC).isoformat(
+            timespec="seconds"
+        )
         entry["duration_s"] = (
             round(exec_data["runtime"], 2) if exec_data.get("runtime") is not None else None
         )
@@ -226,11 +227,7 @@ def banner(
         body += resolutions(resolved)
     if status == "recorded":
         when = recorded.executed_at(entry)
-        age = (
-            recorded.age_words(when, dt.datetime.now(dt.timezone.utc))
-            if when
-            else "at an unknown time"
-        )
+        age = recorded.age_words(when, dt.datetime.now(dt.UTC)) if when else "at an unknown time"
         tensorrt = (envdata.get("versions") or {}).get("tensorrt") or "not installed"
         body.append(
             nodes.paragraph(
@@ -240,9 +237,9 @@ def banner(
         body.append(
             nodes.paragraph(
                 text=(
-                    f"These outputs come from {entry.get('record')}: executed on {_machine_text(envdata)} "
-                    f"at {entry.get('executed_at')} in {entry.get('duration_s')} s, "
-                    f"with {_versions_text(envdata)}."
+                    f"These outputs come from {entry.get('record')}: executed on "
+                    f"{_machine_text(envdata)} at {entry.get('executed_at')} in "
+                    f"{entry.get('duration_s')} s, with {_versions_text(envdata)}."
                 )
             )
         )
@@ -250,8 +247,9 @@ def banner(
             body.append(
                 nodes.paragraph(
                     text=(
-                        f"{len(plan.skipped)} of {plan.code_cells} code cells did not run there, because that "
-                        f"machine's release lacks what they need; each is marked, with its reason."
+                        f"{len(plan.skipped)} of {plan.code_cells} code cells did not run there, "
+                        "because that machine's release lacks what they need; each is marked, "
+                        "with its reason."
                     )
                 )
             )
@@ -277,8 +275,8 @@ def banner(
                 nodes.paragraph(
                     text=(
                         f"Outputs below come from {_machine_text(envdata)}, executed at "
-                        f"{entry.get('executed_at', 'unknown time')} in {entry.get('duration_s', '?')} s, "
-                        f"with {_versions_text(envdata)}."
+                        f"{entry.get('executed_at', 'unknown time')} in "
+                        f"{entry.get('duration_s', '?')} s, with {_versions_text(envdata)}."
                     )
                 )
             )
@@ -286,8 +284,9 @@ def banner(
                 body.append(
                     nodes.paragraph(
                         text=(
-                            "This build found that run in its execution cache: the page's code, the files "
-                            "it reads, and the machine and its packages are unchanged since."
+                            "This build found that run in its execution cache: the page's code, "
+                            "the files it reads, and the machine and its packages are unchanged "
+                            "since."
                         )
                     )
                 )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import base64
 import subprocess
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import nbformat
 from docutils import nodes
@@ -36,6 +36,7 @@ from .plan import SKIP_TAG, PagePlan
 from .reader import stable_ids
 
 if TYPE_CHECKING:
+    from myst_nb.sphinx_ import SphinxEnvType
     from sphinx.application import Sphinx
 
 logger = logging.getLogger(__name__)
@@ -133,7 +134,7 @@ def executed_notebook(app: Sphinx, docname: str, plan: PagePlan) -> nbformat.Not
     """The notebook as this build rendered it, outputs included (from the
     jupyter-cache when myst-nb wrote it without them). A page whose part of
     them is gone was read again (:mod:`.kept`), so both are there."""
-    config = app.env.mystnb_config
+    config = cast("SphinxEnvType", app.env).mystnb_config  # myst-nb's settings, on the env
     path = kept.notebook_path(Path(config.output_folder), docname)
     if not path.is_file():
         return None
@@ -167,8 +168,9 @@ def write(app: Sphinx, pagename: str, templatename: str, context: dict, doctree:
     if nb is None:
         if any(kind == "error" for _, _, kind in plan.problems):
             return  # the page failed to execute, and its error says why
+        folder = cast("SphinxEnvType", app.env).mystnb_config.output_folder
         logger.warning(
-            f"{pagename}: myst-nb wrote no notebook to {app.env.mystnb_config.output_folder}",
+            f"{pagename}: myst-nb wrote no notebook to {folder}",
             location=pagename,
             type="trtdocs",
             subtype="downloads",
@@ -226,7 +228,7 @@ def _render_cells(
     app: Sphinx, pagename: str, nb: nbformat.NotebookNode, suffix: str, lines: list[int]
 ) -> None:
     """Each Markdown cell of ``nb`` rendered; a diagram becomes an attached image."""
-    for cell, line in zip(nb.cells, lines):
+    for cell, line in zip(nb.cells, lines, strict=True):
         if cell.cell_type != "markdown":
             continue
         attachments: dict[str, dict[str, str]] = {}
@@ -247,7 +249,7 @@ def _markdown_download(app: Sphinx, pagename: str, source: Path) -> str:
     """The MyST text notebook with its Markdown rendered, as jupytext writes it."""
     nb = read_myst_markdown_notebook(source.read_text(encoding="utf-8"), add_source_map=True)
     lines = [line + 1 for line in nb.metadata.pop("source_map")]
-    for cell, line in zip(nb.cells, lines):
+    for cell, line in zip(nb.cells, lines, strict=True):
         if cell.cell_type != "markdown":
             continue
         try:

@@ -192,7 +192,7 @@ def probe_here() -> Environment:
             gpu_name = torch.cuda.get_device_name(0)
         else:
             cuda_error = "torch.cuda.is_available() is False"
-    except Exception as exc:  # torch missing or broken: say so
+    except Exception as exc:  # noqa: BLE001 -- torch missing or broken: say so
         cuda_error = _error_text(exc)
 
     smi_name, driver = _nvidia_smi()
@@ -203,10 +203,10 @@ def probe_here() -> Environment:
 
     trt_imports, trt_error = False, None
     try:
-        import torch_tensorrt  # noqa: F401
+        import torch_tensorrt  # noqa: F401 -- importing it is the probe
 
         trt_imports = True
-    except BaseException as exc:  # ImportError, OSError, or a SystemExit from a bad build
+    except BaseException as exc:  # noqa: BLE001 -- ImportError, OSError, a bad build's SystemExit
         trt_error = _error_text(exc)
 
     return Environment(

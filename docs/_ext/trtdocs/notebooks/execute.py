@@ -114,7 +114,7 @@ class Executor:
         return future.result() if future is not None else None
 
     def wait_all(self) -> dict[str, Outcome]:
-        return {doc: self.outcome(doc) for doc in list(self._done)}  # type: ignore[misc]
+        return {doc: future.result() for doc, future in list(self._done.items())}
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)

@@ -83,7 +83,10 @@ def gate(nb: nbformat.NotebookNode, ctx: BuildContext, docname: str) -> PagePlan
             )
         elif names is not None and names.reads & tainted.keys():
             read = sorted(names.reads & tainted.keys())
-            reason = f"reads `{read[0]}`, which the cell at line {tainted[read[0]][0]} defines and which did not run"
+            reason = (
+                f"reads `{read[0]}`, which the cell at line {tainted[read[0]][0]} defines and "
+                "which did not run"
+            )
             skipped.append(
                 SkippedCell(
                     number, index, line, (), (reason,), newer=all(tainted[name][1] for name in read)

@@ -160,6 +160,8 @@ class Upstream:
         if not files:
             return "", ()
         digest = hashlib.sha256(
-            "\n".join(f"{p} {self.source_hash(f)}" for p, f in zip(producers, files)).encode()
+            "\n".join(
+                f"{p} {self.source_hash(f)}" for p, f in zip(producers, files, strict=True)
+            ).encode()
         )
         return digest.hexdigest()[:16], files

@@ -125,7 +125,7 @@ def check(nb: nbformat.NotebookNode, meta: Mapping[str, Any]) -> Refusal | None:
             f"its digest covers {len(sealed) if isinstance(sealed, list) else 'no'} code "
             f"cells, and it has {len(cells)}"
         )
-    for number, (cell, expected) in enumerate(zip(cells, sealed), start=1):
+    for number, (cell, expected) in enumerate(zip(cells, sealed, strict=True), start=1):
         if cell_digest(cell) != expected:
             return Refusal("the outputs of {cell} differ from those `make record` wrote", number)
     if _sha256(provenance) != digest.get("provenance"):

@@ -139,7 +139,8 @@ class _Planner:
         )
 
     def weights(self, docnames: list[str]) -> dict[str, float]:
-        """Each notebook's last run's seconds, where the cache or the last site's provenance.json has it."""
+        """Each notebook's last run's seconds, where the cache or the last site's
+        provenance.json has it."""
         paths = {str(Path(self.env.doc2path(d))): d for d in docnames}
         return durations.last_runs(
             self.cache.list_cache_records(), paths, Path(self.app.outdir, PROVENANCE_FILE)
@@ -203,7 +204,7 @@ def _with_producers(
         doc = pending.pop()
         nb = planner.notebook(doc)
         runs = {doc: _runs(nb)} if nb is not None else {}
-        for producer, paths in handoffs.producers(doc, runs).items():
+        for producer in handoffs.producers(doc, runs):
             producer_nb = planner.notebook(producer)
             if producer in todo or producer_nb is None:
                 continue

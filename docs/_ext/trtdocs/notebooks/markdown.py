@@ -296,7 +296,8 @@ def _inline(text: str, ctx: Context, first: int = 0) -> str:
             if not piece:
                 head, rest = join_over(before, rest)
                 continue
-            # no parentheses inside the prose's own, or for a note that is the whole text (a table cell)
+            # no parentheses inside the prose's own, or for a note that is the whole text (a table
+            # cell)
             bare = before.rstrip().endswith("(") or not (before.strip() or rest.strip())
             piece = piece if bare else f"({piece})"
         head = before + piece

@@ -11,9 +11,12 @@ it failed.
 
 from __future__ import annotations
 
+from typing import cast
+
 from docutils import nodes
 from myst_nb.core.execute.base import ExecutionError
 from myst_nb.sphinx_ import Parser as MystNbParser
+from myst_nb.sphinx_ import SphinxEnvType
 from nbclient.exceptions import DeadKernelError
 from sphinx.util import logging
 
@@ -58,7 +61,7 @@ class Parser(MystNbParser):
         # Execution stopped before myst rendered the page; its transforms
         # still read the settings the renderer sets when it finishes.
         document.attributes.pop("nb_renderer", None)  # myst-nb removes it when it finishes
-        config = env.myst_config
+        config = cast(SphinxEnvType, env).myst_config  # myst's settings, on the env
         document.settings.myst_footnote_transition = config.footnote_transition
         document.settings.myst_footnote_sort = config.footnote_sort
         document.settings.myst_heading_anchors_html_ids = config.heading_anchors_html_ids

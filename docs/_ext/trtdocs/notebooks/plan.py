@@ -62,7 +62,8 @@ class PagePlan:
     environment_digest: str = ""
     project_files: tuple[str, ...] = ()
     project_digest: str = ""
-    # the pages whose programs/ files it reads (a change re-reads it; their code is in its cache key)
+    # the pages whose programs/ files it reads (a change
+    # re-reads it; their code is in its cache key)
     upstream_files: tuple[str, ...] = ()
     upstream_digest: str = ""
     # requirement -> what it asks for, in words (requirements.describe)
@@ -135,7 +136,7 @@ class BuildContext:
     run_dir: Path | None = None  # the folder every notebook of the build runs in (.jobs)
     # the documented release's pins and the age limit a record must meet
     freshness: recorded.Freshness = recorded.Freshness({}, None)
-    now: dt.datetime = dataclasses.field(default_factory=lambda: dt.datetime.now(dt.timezone.utc))
+    now: dt.datetime = dataclasses.field(default_factory=lambda: dt.datetime.now(dt.UTC))
     recording: bool = False  # `make record`: the pages this build executes get new records
     # docname -> (digest of the code of the pages it reads programs/ files from, their files)
     upstream: Callable[[str], tuple[str, tuple[Path, ...]]] | None = None

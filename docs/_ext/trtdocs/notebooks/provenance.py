@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import nbformat
 from docutils import nodes
@@ -23,6 +23,7 @@ from .marks import needs_words
 from .plan import NO_CODE, BuildContext, PagePlan
 
 if TYPE_CHECKING:
+    from myst_nb.sphinx_ import SphinxEnvType
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
@@ -61,7 +62,8 @@ def _machine(app: Sphinx) -> nodes.definition_list:
     rows = [
         (
             "Machine",
-            f"{envdata.get('cpu_model')} ({envdata.get('cpu_count')} cores), {envdata.get('platform')}",
+            f"{envdata.get('cpu_model')} ({envdata.get('cpu_count')} cores), "
+            f"{envdata.get('platform')}",
         ),
         ("CUDA GPU", envdata.get("gpu_name") or f"none: {envdata.get('cuda_error')}"),
         (
@@ -162,7 +164,7 @@ def outdated(
         for doc, plan in build.plans.items()
         if doc not in changed and doc not in removed and doc not in redo
     }
-    nb_config = env.mystnb_config
+    nb_config = cast("SphinxEnvType", env).mystnb_config  # myst-nb's setting, on the env
     for doc, what in kept.lost(
         Path(nb_config.output_folder),
         Path(nb_config.execution_cache_path),

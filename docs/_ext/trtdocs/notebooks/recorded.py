@@ -108,7 +108,7 @@ def executed_at(provenance: Mapping[str, Any]) -> dt.datetime | None:
         when = dt.datetime.fromisoformat(str(provenance.get("executed_at")))
     except ValueError:
         return None
-    return when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)
+    return when if when.tzinfo else when.replace(tzinfo=dt.UTC)
 
 
 def expiry(provenance: Mapping[str, Any], freshness: Freshness, now: dt.datetime) -> list[str]:
@@ -241,6 +241,6 @@ def _copy_outputs(src: nbformat.NotebookNode, dst: nbformat.NotebookNode) -> Non
         raise ValueError(
             f"code cells differ: {len(src_cells)} executed, {len(dst_cells)} in the source"
         )
-    for s, d in zip(src_cells, dst_cells):
+    for s, d in zip(src_cells, dst_cells, strict=True):
         d.outputs = copy.deepcopy(s.get("outputs", []))
         d.execution_count = s.get("execution_count")

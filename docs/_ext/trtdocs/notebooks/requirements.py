@@ -14,8 +14,8 @@ A notebook declares ``requires:`` in its front matter and a cell declares
 from __future__ import annotations
 
 import dataclasses
-from types import MappingProxyType
 from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet

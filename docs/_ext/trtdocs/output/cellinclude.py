@@ -60,7 +60,7 @@ class CellSource:
 
 class IncludeCell(SphinxDirective):
     required_arguments = 1
-    option_spec = {"tag": directives.unchanged_required}  # noqa: RUF012 (docutils' API)
+    option_spec = {"tag": directives.unchanged_required}
 
     def run(self) -> list[nodes.Node]:
         rel, path = self.env.relfn2path(self.arguments[0], self.env.docname)

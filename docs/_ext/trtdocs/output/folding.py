@@ -7,6 +7,7 @@ the other, and a download link as its text.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from docutils import nodes
@@ -29,7 +30,7 @@ class download_link(nodes.Inline, nodes.TextElement):
     """A link the browser saves instead of showing (``refuri``, ``filename``)."""
 
 
-def make(summary: list[nodes.Node], body: list[nodes.Node], classes: list[str]) -> folded:
+def make(summary: Sequence[nodes.Node], body: Sequence[nodes.Node], classes: list[str]) -> folded:
     box = folded(classes=classes)
     box += folded_summary("", "", *summary)
     box.extend(body)
@@ -75,8 +76,10 @@ def _pass(self: object, node: nodes.Node) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     plain = (_pass, _pass)
-    others = {name: plain for name in ("latex", "text", "man", "texinfo")}
-    app.add_node(folded, html=(_visit_folded, _depart_folded), **others)
-    app.add_node(folded_summary, html=(_visit_summary, _depart_summary), **others)
-    app.add_node(download_link, html=(_visit_download, _depart_download), **others)
+    for node, html in (
+        (folded, (_visit_folded, _depart_folded)),
+        (folded_summary, (_visit_summary, _depart_summary)),
+        (download_link, (_visit_download, _depart_download)),
+    ):
+        app.add_node(node, html=html, latex=plain, text=plain, man=plain, texinfo=plain)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -35,7 +35,8 @@ NOISE: Final = {
     (
         "torch/utils/_pytree.py",
         "<enum 'KernelPreference'> is an Enum subclass",
-    ): "torch's deprecation of register_constant() for Enum subclasses, logged when torchao is imported",
+    ): "torch's deprecation of register_constant() for Enum subclasses, logged when torchao is "
+    "imported",
 }
 LOG_LINES: Final = (
     re.compile(r"^\[(?P<source>[\w./]+):\d+\] (?P<message>.*)"),  # ExecuTorch's Python runtime

@@ -82,7 +82,7 @@ class JoinStreamPieces(SphinxTransform):
             children: list[nodes.Node] = []
             run: list[nodes.literal_block] = []
             for child in container.children:
-                if stream_kind(child):
+                if isinstance(child, nodes.literal_block) and stream_kind(child):
                     run.append(child)
                     continue
                 children.extend(join_run(run))

@@ -51,8 +51,8 @@ def trim(text: str) -> str:
             i += 1
             continue
         packages: list[str] = []
-        while i < len(lines) and LIBRARY_FRAME.match(lines[i]):
-            packages.append(_package(LIBRARY_FRAME.match(lines[i])["path"]))
+        while i < len(lines) and (frame := LIBRARY_FRAME.match(lines[i])):
+            packages.append(_package(frame["path"]))
             i += 1
             while i < len(lines) and FRAME_BODY.match(lines[i]) and not CELL_FRAME.match(lines[i]):
                 i += 1

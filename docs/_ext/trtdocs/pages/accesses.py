@@ -141,7 +141,7 @@ class _Cells(ast.NodeVisitor):
     def value(self, node: ast.AST) -> Where | str | None:
         match node:
             case ast.Constant(value=str(text)):
-                return _where(text) or ("str", text)  # type: ignore[return-value]
+                return _where(text) or ("str", text)
             case ast.Name(id=name):
                 return self.names.get(name)
             case ast.BinOp(op=ast.Div(), left=left, right=right):
@@ -162,12 +162,12 @@ class _Cells(ast.NodeVisitor):
                 if called in ("resolve", "absolute") and isinstance(func, ast.Attribute):
                     return self.value(func.value)
                 if called == "join" and args and isinstance(base := self.value(args[0]), tuple):
-                    tails = [self.value(a) for a in args[1:]]
-                    if base[0] != "str" and all(isinstance(t, tuple) for t in tails):
-                        return base[0], "/".join(p for p in (base[1], *(t[1] for t in tails)) if p)  # type: ignore[index]
+                    tails = [t for a in args[1:] if isinstance(t := self.value(a), tuple)]
+                    if base[0] != "str" and len(tails) == len(args) - 1:
+                        return base[0], "/".join(p for p in (base[1], *(t[1] for t in tails)) if p)
         return None
 
-    def _record(self, node: ast.AST, write: bool) -> None:
+    def _record(self, node: ast.expr, write: bool) -> None:
         val = self.value(node)
         if isinstance(val, tuple) and val[0] != "str":
             self.found.append(Access(val[0], val[1], write, self.offset + node.lineno))
@@ -218,7 +218,8 @@ class _Cells(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _external_data(self, node: ast.Call) -> None:
-        """``save(..., path, external_engine_data="name")`` also writes ``name.ptd`` beside the program."""
+        """``save(..., path, external_engine_data="name")`` also writes ``name.ptd`` beside the
+        program."""
         name = next(
             (
                 k.value.value

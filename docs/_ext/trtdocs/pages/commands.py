@@ -13,6 +13,7 @@ import dataclasses
 import re
 import shlex
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -172,7 +173,7 @@ def parse_command(
     text: str, path: str, line: int, *, export_only: bool = False, release: str | None = None
 ) -> tuple[list[InstallCommand], list[Violation]]:
     """The install commands in one shell line (``a && b`` may hold several)."""
-    bad = lambda rule, msg: Violation(path, line, rule, msg)  # noqa: E731
+    bad = partial(Violation, path, line)  # bad(rule, message)
     try:
         lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
         lexer.whitespace_split = True

@@ -23,7 +23,7 @@ import hashlib
 import html
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from docutils import nodes
 from sphinx.ext.graphviz import GraphvizError, graphviz, render_dot

@@ -51,7 +51,8 @@ def scorer_source(docs: list[str]) -> str:
 
 
 def _scorer(app: Sphinx, conf: Config) -> None:
-    """At config-inited: the scorer for this build's maintainer pages, unless conf.py has its own."""
+    """At config-inited: the scorer for this build's maintainer pages, unless conf.py has its
+    own."""
     docs = config.of(conf).maintainer_docs
     if not docs or conf.html_search_scorer:
         return

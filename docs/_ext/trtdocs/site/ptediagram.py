@@ -52,7 +52,7 @@ def execution_folder(env: BuildEnvironment, docname: str) -> Path | None:
 class PteDiagram(SphinxDirective):
     required_arguments = 1
     has_content = False
-    option_spec = {"caption": directives.unchanged, "alt": directives.unchanged}  # noqa: RUF012 (docutils' API)
+    option_spec = {"caption": directives.unchanged, "alt": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
         rel = self.arguments[0].strip()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 # Colours of the guide's hand-drawn diagrams (the theme mixes them in dark mode).
 _PROGRAM: Final = "#dce6f5"
@@ -57,7 +57,7 @@ def read(path: Path) -> Layout:
     data = path.read_bytes()
     try:
         pte = deserialize_pte_binary(data)
-    except Exception as exc:  # the flatbuffer reader raises several kinds
+    except Exception as exc:  # noqa: BLE001 -- the flatbuffer reader raises several kinds
         raise PteError(f"{path}: not an ExecuTorch program ({type(exc).__name__}: {exc})") from None
     header = _get_extended_header(data)
     program = pte.program
@@ -94,9 +94,10 @@ def read(path: Path) -> Layout:
     )
 
 
-def _payload_size(program: object, delegate: object) -> int:
-    processed = delegate.processed  # type: ignore[attr-defined]
-    inline = program.backend_delegate_data  # type: ignore[attr-defined]
+def _payload_size(program: Any, delegate: Any) -> int:
+    """A delegate's payload size (``program``, ``delegate``: executorch's schema objects)."""
+    processed = delegate.processed
+    inline = program.backend_delegate_data
     if processed.index < len(inline):
         return len(inline[processed.index].data)
     return 0

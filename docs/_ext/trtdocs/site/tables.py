@@ -72,7 +72,8 @@ def lay_out(doctree: nodes.document) -> None:
             continue
         table["classes"].append(STACK)
         for row in body.children:
-            for title, entry in zip(titles, row.children):
+            entries = [e for e in row.children if isinstance(e, nodes.entry)]
+            for title, entry in zip(titles, entries, strict=False):
                 if not entry.astext().strip():
                     entry["classes"].append(EMPTY)
                 if title:
@@ -94,7 +95,8 @@ def _code(table: nodes.table) -> None:
 
 
 def _resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """At doctree-resolved, last: tables other parts fill in then (the build report) are laid out too."""
+    """At doctree-resolved, last: tables other parts fill in then (the build report) are laid
+    out too."""
     if app.builder.format == "html":
         lay_out(doctree)
 
@@ -119,8 +121,8 @@ def _pass(self: Any, node: nodes.Node) -> None:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
-    others = {name: (_pass, _pass) for name in ("latex", "text", "man", "texinfo")}
-    app.add_node(wbr, html=(_visit_wbr, _pass), **others)
+    plain = (_pass, _pass)
+    app.add_node(wbr, html=(_visit_wbr, _pass), latex=plain, text=plain, man=plain, texinfo=plain)
     app.add_node(nodes.entry, override=True, html=(_visit_entry, HTML5Translator.depart_entry))
     app.connect("doctree-resolved", _resolved, priority=900)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
