@@ -12,6 +12,7 @@ the trtdocs settings go through ``confoverrides``.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import os
@@ -47,6 +48,18 @@ ENV_SETTINGS = frozenset(
     }
 )
 REAL_TABLE = ROOT / "docs" / "features.toml"
+
+
+def guide_parts() -> list[str]:
+    """The trtdocs parts the guide's conf.py lists in ``extensions``, in its order."""
+    tree = ast.parse((ROOT / "conf.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "extensions" for t in node.targets
+        ):
+            names = ast.literal_eval(node.value)
+            return [name for name in names if name.startswith("trtdocs.")]
+    raise AssertionError(f"{ROOT / 'conf.py'}: no `extensions = [...]` list")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 

@@ -19,7 +19,7 @@ from api_fixtures import (  # noqa: F401 -- pytest finds a module's fixtures amo
     model_fixture,
     table_fixture,
 )
-from sites import Built, build, copy_root
+from sites import Built, build, copy_root, guide_parts
 from trtdocs import state
 from trtdocs.api import cache, render
 from trtdocs.api import data as apidata
@@ -299,15 +299,18 @@ def _loaded(built: Built) -> bool:
 
 
 def test_a_build_without_api_pages_never_loads_the_model(tmp_path: Path, api_build: Built) -> None:
-    """The gating root with every part of trtdocs set up, the API reference too,
-    has no API page, no API literal and no code that names the packages."""
+    """The gating root with every part of trtdocs the guide lists set up, the API
+    reference too, has no API page, no API literal and no code that names the
+    packages. The drift guards stay off: they read the packages in a child
+    process of their own and want an evidence file per page."""
     root = copy_root("gating", tmp_path)
     where = tmp_path / "cache"
     result = build(
         root,
         tmp_path / "out",
         env={"TRTDOCS_CACHE_DIR": str(where)},
-        extensions=["myst_nb", "trtdocs"],
+        extensions=["myst_nb", *guide_parts()],
+        trtdocs_drift=False,
     )
     assert result.returncode == 0, result.log[-4000:]
     assert not _loaded(result)
