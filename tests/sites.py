@@ -60,6 +60,8 @@ def guide_parts() -> list[str]:
             names = ast.literal_eval(node.value)
             return [name for name in names if name.startswith("trtdocs.")]
     raise AssertionError(f"{ROOT / 'conf.py'}: no `extensions = [...]` list")
+
+
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
