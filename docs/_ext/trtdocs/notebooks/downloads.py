@@ -31,7 +31,7 @@ from .. import config, state
 from ..output import buildpaths
 from ..output.folding import download_link
 from ..site.ptediagram import execution_folder
-from . import kept, markdown
+from . import kept, markdown, setupcell
 from .plan import SKIP_TAG, PagePlan
 from .reader import stable_ids
 
@@ -180,6 +180,7 @@ def write(app: Sphinx, pagename: str, templatename: str, context: dict, doctree:
     download = for_jupyter(nb, plan)
     buildpaths.scrub_outputs(download, buildpaths.replacements(app))
     _render_cells(app, pagename, download, ".ipynb", _cell_lines(download, lines))
+    setupcell.prepare(download, plan, state.of(app.env).features)  # Colab's first cell
     nbformat.write(download, out.with_name(out.name + ".ipynb"))
     source = Path(app.srcdir, app.env.doc2path(pagename, base=False))
     text = _markdown_download(app, pagename, source)
