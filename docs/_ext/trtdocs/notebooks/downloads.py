@@ -33,7 +33,7 @@ from ..markdown import leftovers, source
 from ..output import buildpaths
 from ..output.folding import download_link
 from ..site.ptediagram import execution_folder
-from . import kept, marks, requirements
+from . import kept, marks, requirements, setupcell
 from .plan import SKIP_TAG, PagePlan
 from .reader import stable_ids
 
@@ -182,6 +182,7 @@ def write(app: Sphinx, pagename: str, templatename: str, context: dict, doctree:
     download = for_jupyter(nb, plan)
     buildpaths.scrub_outputs(download, buildpaths.replacements(app))
     _render_cells(app, pagename, download, ".ipynb", _cell_lines(download, lines))
+    setupcell.prepare(download, plan, state.of(app.env).features)  # Colab's first cell
     nbformat.write(download, out.with_name(out.name + ".ipynb"))
     page = Path(app.srcdir, app.env.doc2path(pagename, base=False))
     text = _markdown_download(app, pagename, page)
