@@ -20,13 +20,14 @@ from bs4 import BeautifulSoup
 
 # The guide's pages, relative to the site root: the landing page and every notebook.
 GUIDE_GLOBS: tuple[str, ...] = ("index.html", "notebooks/*.html")
-# What is not prose: code, outputs, the build's status lines, heading anchors.
+# What is not prose: code, outputs, the build's status lines, heading anchors, the line for tools.
 NOT_PROSE: tuple[str, ...] = (
     "div.highlight",
     "pre",
     "div.cell_output",
     "details.trtdocs-status",
     "details.trtdocs-not-executed",
+    "p.trtdocs-for-tools",  # the line at the foot linking the page's Markdown twin and llms.txt
     "a.headerlink",
     "script",
     "style",
