@@ -10,7 +10,7 @@ and its extensions make into nodes the translator knows:
 * a folded block (banner, mark) becomes a quote: its summary in bold, then its body;
 * an admonition (a note, a version note, an erratum) becomes a quote with its title in bold;
 * a cell's outputs get an "Output" line and a ``text`` fence, without ANSI colours;
-* a graphviz diagram becomes its ``dot`` source;
+* a graphviz diagram becomes its ``dot`` source (its wide layout: :mod:`trtdocs.site.dotgraphs`);
 * a node with a ``refuri`` that is not a reference (a download link) becomes a link; a tab's
   label a paragraph in bold;
 * internal links point at the other twins (``page.html#x`` -> ``page.html.md#x``);
@@ -33,6 +33,7 @@ from sphinx_markdown_builder.contexts import IndentContext, SubContextParams
 from sphinx_markdown_builder.translator import MarkdownTranslator, pushing_context
 
 from ..output.folding import folded, folded_summary
+from ..site.dotgraphs import wide
 
 if TYPE_CHECKING:
     from sphinx.builders import Builder
@@ -142,7 +143,8 @@ def plain(doctree: nodes.document, docname: str, images: dict[str, str], imagedi
         block.children = [nodes.Text(text)]
         block["language"] = _CODE_LANGUAGES.get(language, language)
     for node in _elements(doctree, lambda n: type(n).__name__ == "graphviz"):
-        node.replace_self(nodes.literal_block(node["code"], node["code"], language="dot"))
+        code = wide(node["code"])  # the site's second graph is its layout for phones
+        node.replace_self(nodes.literal_block(code, code, language="dot"))
     for node in _elements(doctree, lambda n: type(n).__name__ == "PassthroughTextElement"):
         node.replace_self(nodes.paragraph("", "", nodes.strong("", "", *node.children)))
     # a toctree's caption: a title outside a section

@@ -33,7 +33,7 @@ from .. import datatables
 from ..features.model import FeaturesTable
 from ..features.words import join_over, plain
 from ..pages.blocks import directive_options
-from ..site import ptelayout
+from ..site import dotgraphs, ptelayout
 from . import requirements
 
 # Directives that are cell markers of the jupytext MyST format, not page content.
@@ -220,7 +220,8 @@ def _admonition(name: str, arg: str, options: dict[str, str], content: str, ctx:
 def _graphviz(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
     caption = _inline(options.get("caption", ""), ctx)
     alt = options.get("alt", caption or "diagram")
-    image = ctx.diagram(content, alt) if ctx.diagram is not None else ""
+    # a download draws the wide layout; a second graph is the site's layout for phones
+    image = ctx.diagram(dotgraphs.wide(content), alt) if ctx.diagram is not None else ""
     return "\n\n".join(
         filter(None, [image or f"*Diagram:* {alt}", f"*{caption}*" if caption else ""])
     )
