@@ -217,6 +217,8 @@ def test_least_privilege() -> None:
             writes = {k for k, v in perms.items() if v == "write"}
             expected = {
                 ("docs.yml", "deploy"): {"pages", "id-token"},
+                # pushes the notebooks the pages' "Open in Colab" links open
+                ("docs.yml", "notebooks"): {"contents"},
                 ("nightly.yml", "report"): {"issues"},
                 ("gpu-shards.yml", "execute"): ATTEST_WRITES,
                 ("docs.yml", "gpu"): ATTEST_WRITES,
