@@ -15,7 +15,9 @@ from markdown_it import MarkdownIt
 from paths import ROOT as REPO
 from sitebuild import log, sphinx_build
 from sites import copy_root
-from trtdocs.llms import check, index, twins
+from trtdocs.llms import index
+from trtdocs.markdown import doctree as twins
+from trtdocs.markdown import leftovers
 
 ENV = {"TRTDOCS_REPO": str(REPO)}
 
@@ -36,7 +38,7 @@ ENV = {"TRTDOCS_REPO": str(REPO)}
     ],
 )
 def test_planted_markup_is_found_with_its_line(markdown, found):
-    assert [(u.line, u.text) for u in check.unrendered(markdown)] == found
+    assert [(u.line, u.text) for u in leftovers.find(markdown)] == found
 
 
 @pytest.mark.parametrize(
@@ -50,12 +52,12 @@ def test_planted_markup_is_found_with_its_line(markdown, found):
     ],
 )
 def test_examples_in_code_are_left_alone(markdown):
-    assert check.unrendered(markdown) == []
+    assert leftovers.find(markdown) == []
 
 
 def test_the_message_names_line_and_markup():
-    [problem] = check.unrendered("# T\n\nsee {ref}`x`\n")
-    assert problem.message() == "line 3: unrendered MyST markup '{ref}`x`'"
+    [problem] = leftovers.find("# T\n\nsee {ref}`x`\n")
+    assert problem.message() == "line 3: unrendered MyST markup '{ref}`x`' (the role {ref})"
 
 
 def _pages() -> list[index.Page]:
@@ -124,7 +126,7 @@ def test_the_fixture_site_has_twins_and_an_index(tmp_path):
     assert re.search(
         r"^#+ fixture\.greet\(name: str\) → str\n\nSay hello to `name`\.", first, re.M
     ), first
-    assert check.unrendered(first) == []
+    assert leftovers.find(first) == []
     run = (html / "run.html.md").read_text(encoding="utf-8")
     assert re.search(r"\*Output\*\n+```text\nhello from the fixture\n```", run), run
     assert re.search(r"\*Output\*\n+```text\n42\n```", run), run
@@ -206,7 +208,7 @@ def test_each_twin_carries_its_pages_outputs_marks_notes_and_provenance(built_si
     counts = {"outputs": 0, "folded": 0, "notes": 0}
     for page in _guide_pages(built_site):
         twin, html = _twin_and_html(built_site, page)
-        assert check.unrendered(twin) == [], page
+        assert leftovers.find(twin) == [], page
         raw, prose = _words(twin), _prose(twin)
         article = html.find("article")
         for out in article.select("div.cell_output pre"):

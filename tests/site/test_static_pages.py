@@ -33,7 +33,8 @@ from reader_site import (
 )
 from trtdocs.features.sphinx import release_note
 from trtdocs.features.validate import load as load_features
-from trtdocs.notebooks import markdown, setupcell
+from trtdocs.markdown import leftovers
+from trtdocs.notebooks import setupcell
 from trtdocs.notebooks.downloads import NOTE, NOTE_RECORDED
 from trtdocs.output.lognoise import quiet
 from trtdocs.output.streams import terminal_text
@@ -351,7 +352,7 @@ def test_notebook_downloads(built_site: Path) -> None:
         assert _code_cells(md_path) == _code_cells(ROOT / f"{doc}.md"), (
             f"{doc}.md: not the page's code cells"
         )
-        assert not markdown.leftovers(md_path.read_text(encoding="utf-8")), (
+        assert not leftovers.find(md_path.read_text(encoding="utf-8"), cells=True), (
             f"{doc}.md keeps MyST syntax"
         )
         # the page's myst-nb settings (run-cpp's execution_timeout) reach the reader's Jupyter

@@ -1,9 +1,9 @@
 """The tool-facing outputs in a build: each page's Markdown twin beside its
 HTML (``page.html.md``), ``llms.txt`` and ``llms-full.txt`` at the site's root.
 
-* ``html-page-context``: the page's twin (:mod:`.twins`), from the doctree the
-  HTML was written from; a twin with unrendered MyST markup fails the build
-  (:mod:`.check`). The page's ``<head>`` names its twin
+* ``html-page-context``: the page's twin (:mod:`trtdocs.markdown.doctree`), from
+  the doctree the HTML was written from; a twin with unrendered MyST markup fails
+  the build (:mod:`trtdocs.markdown.leftovers`). The page's ``<head>`` names its twin
   (``<link rel="alternate" type="text/markdown">``).
 * ``build-finished``: ``llms.txt`` and ``llms-full.txt`` (:mod:`.index`), from
   the twins on disk, in reading order (:mod:`trtdocs.order`), one section a
@@ -25,8 +25,10 @@ from sphinx import addnodes
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.util import logging
 
+from ..markdown import doctree as twins
+from ..markdown import leftovers
 from ..order import reading_order
-from . import check, index, twins
+from . import index
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -52,10 +54,10 @@ def write_twin(
     if app.builder.format != "html" or doctree is None or pagename not in app.env.all_docs:
         return
     text = twins.markdown(doctree, pagename, app.builder)
-    for problem in check.unrendered(text):
+    for left in leftovers.find(text):
         logger.error(
             "its Markdown twin holds %s: render it, or write it as code",
-            problem.message(),
+            left.message(),
             location=pagename,
             type="trtdocs",
             subtype="twins",
