@@ -48,7 +48,7 @@ def backticks(code: str, least: int = 3) -> str:
 
 def fence(code: str, language: str = "") -> str:
     marker = backticks(code)
-    return f"{marker}{language}\n{code.rstrip(chr(10))}\n{marker}"
+    return f"{marker}{language}\n{code.strip(chr(10))}\n{marker}"
 
 
 def code_span(text: str) -> str:
