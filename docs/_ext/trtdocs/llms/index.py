@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
@@ -150,5 +150,14 @@ def rebase(twin: str, name: str, base: str = "") -> str:
                 continue
             pattern = re.compile(r"(\]\(\s*<?)" + re.escape(href) + r"(?=>?[\s)])")
             for i in range(*token.map):
-                lines[i] = pattern.sub(lambda m, new=new: m.group(1) + new, lines[i])
+                lines[i] = pattern.sub(_keeping_prefix(new), lines[i])
     return "\n".join(lines)
+
+
+def _keeping_prefix(new: str) -> Callable[[re.Match[str]], str]:
+    """A replacement that keeps a link's ``](`` and puts ``new`` after it."""
+
+    def replace(match: re.Match[str]) -> str:
+        return match.group(1) + new
+
+    return replace
