@@ -75,7 +75,7 @@ def _git(folder: Path, *args: str, env: dict[str, str] | None = None) -> str:
     return result.stdout
 
 
-def _auth(token: str) -> dict[str, str]:
+def git_environment(token: str) -> dict[str, str]:
     """git's environment with the token as an HTTP header for github.com, as
     actions/checkout passes it: in the environment, never on a command line."""
     env = dict(os.environ)
@@ -103,7 +103,7 @@ def push(
     if not releases:
         raise ValueError(f"{published}: no release folder to publish")
     url = remote or target.remote()
-    env = _auth(token)
+    env = git_environment(token)
     with tempfile.TemporaryDirectory(prefix="trtdocs-publish-") as tmp:
         work = Path(tmp)
         _git(work, "init", "-q")
@@ -135,7 +135,7 @@ def push(
     return True
 
 
-def _target() -> Target:
+def target_from_environment() -> Target:
     try:
         found = Target.of(os.environ.get(ENV, ""))
     except TargetError as exc:
@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         written = layout(args.site, args.out, args.features, args.release)
         print(f"{len(written)} notebooks laid out under {args.out}")
         return 0
-    target = _target()
+    target = target_from_environment()
     changed = push(
         args.published,
         target,

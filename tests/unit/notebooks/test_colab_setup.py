@@ -111,6 +111,20 @@ def test_the_cells_commands_are_the_install_pages() -> None:
     assert _commands(source) == on_page == [TABLE.install_command(RELEASE.key, "pip", "linux")]
 
 
+def test_a_change_to_the_tables_install_entry_changes_the_cell(tmp_path: Path) -> None:
+    """Planted: the table's install entry names another runtime wheel; the cell follows it,
+    as the install page's {install-command} does."""
+    text = (ROOT / "docs" / "features.toml").read_text(encoding="utf-8")
+    entry = '  "torch-tensorrt-executorch-runtime==0.1.0",\n]'
+    assert text.count(entry) == 1
+    planted = tmp_path / "features.toml"
+    planted.write_text(text.replace(entry, entry.replace("0.1.0", "0.1.1")), encoding="utf-8")
+    table = load_features(planted)
+    (command,) = _commands(setupcell.source(setupcell.Setup.of(table, CPU_PAGE)))
+    assert command == table.install_command(RELEASE.key, "pip", "linux")
+    assert command.endswith('"torch-tensorrt-executorch-runtime==0.1.1"')
+
+
 def test_the_cells_command_installs_the_tables_pins() -> None:
     (command,) = _commands(setupcell.source(setupcell.Setup.of(TABLE, CPU_PAGE)))
     (parsed,), problems = parse_command(command, "cell", 1, release=RELEASE.key)

@@ -13,7 +13,8 @@ otherwise than the translator writes it: it looks the node up in
   an erratum): its title in bold (a folded block's summary), then its body;
 * a cell's outputs: each after an "Output" line, in a ``text`` fence, without
   ANSI colours;
-* a diagram: its alt text and its ``dot`` source; a tab's or a card's label in bold;
+* a diagram: its alt text and its ``dot`` source (its wide layout:
+  :mod:`trtdocs.site.dotgraphs`); a tab's or a card's label in bold;
 * a download link: a link.
 
 Then it rewrites links: to pages, to the other twins (``page.html#x`` ->
@@ -40,6 +41,7 @@ from sphinx_markdown_builder.translator import (
 )
 
 from ..output.folding import folded, folded_summary
+from ..site.dotgraphs import wide
 from . import forms, meanings
 from .meanings import Form, Meaning
 
@@ -133,7 +135,8 @@ def _as_diagram(node: nodes.Element) -> None:
     figure = node.parent if isinstance(node.parent, nodes.figure) else None
     caption = figure.next_node(nodes.caption) if figure is not None else None
     alt = node.get("alt") or (caption.astext() if caption is not None else "") or "diagram"
-    node.replace_self(nodes.raw("", forms.diagram(alt, node["code"]), format="markdown"))
+    code = wide(node["code"])  # a second graph is the site's layout for phones
+    node.replace_self(nodes.raw("", forms.diagram(alt, code), format="markdown"))
 
 
 def _as_label(node: nodes.Element) -> None:

@@ -30,7 +30,7 @@ from .. import datatables
 from ..features.model import FeaturesTable
 from ..features.words import join_over, plain
 from ..pages.blocks import directive_options
-from ..site import ptelayout
+from ..site import dotgraphs, ptelayout
 from . import forms, meanings
 from .leftovers import DIRECTIVE, PARSER
 from .meanings import CELL_MARKERS, Form
@@ -182,8 +182,9 @@ def _quote(name: str, arg: str, options: dict[str, str], content: str, ctx: Cont
 def _graphviz(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
     caption = _inline(options.get("caption", ""), ctx)
     alt = options.get("alt", caption or "diagram")
-    picture = ctx.diagram(content, alt) if ctx.diagram is not None else ""
-    return forms.diagram(alt, content, caption, picture)
+    wide = dotgraphs.wide(content)  # a second graph is the site's layout for phones
+    picture = ctx.diagram(wide, alt) if ctx.diagram is not None else ""
+    return forms.diagram(alt, wide, caption, picture)
 
 
 def _code_block(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
