@@ -47,7 +47,11 @@ VOLATILE = [
     # torch's glog-style warnings (W1203 <clock> 15943
     # torch/utils/_pytree.py:...): month, day and process id
     (re.compile(r"\b([IWEF])\d{4} <clock> \d+\b"), r"\1<date> <clock> <pid>"),
-    (re.compile(r"\b\d+(\.\d+)?(e-?\d+)?\s?(ms|µs|us|ns|s|sec|seconds)\b"), "<duration>"),
+    # a right-aligned duration's padding varies with its digits
+    (
+        re.compile(r"[ \t]*\b\d+(\.\d+)?(e-?\d+)?\s?(ms|µs|us|ns|s|sec|seconds)\b"),
+        " <duration>",
+    ),
 ]
 
 
