@@ -72,7 +72,7 @@ def test_version_notes_follow_the_site(ctx: markdown.Context) -> None:
         "gpu-resident-io-python\n```\n",
         ctx,
     )
-    note = "Needs a Torch-TensorRT nightly build; described for 2.15, not released"
+    note = "In 2.15, not released"
     assert out.startswith(f"Options ({note}).\n\n> **{note}.** ")
     assert "See the support matrix." in out
     # a note that is all its text holds (a table cell) has no parentheses, as on the site
@@ -91,18 +91,37 @@ def test_tables_tabs_admonitions_and_links(ctx: markdown.Context) -> None:
     assert "**pip**\n\n```bash\npip install" in out
     assert "> **Warning:** Do not [Install](install.ipynb)." in out
     assert "| `.pte` (ExecuTorch) | `.pt2` (ExportedProgram) |" in out  # the data file's columns
-    # its version column shows only the notes that say
-    # something for 2.14 (GPU-resident I/O: in code, no run)
-    assert (
-        "Feature |" in out
-        and "In code in 2.14, no run shown; this guide lowers one on a CPU" in out
-    )
-    assert "Needs Torch-TensorRT" not in out
+    # its version column names 2.14 only, which the guide is about: it says nothing, as on the
+    # site, and no note says what shows a feature (the matrix does)
+    assert "Feature |" not in out and "In 2.14" not in out and "no run" not in out
     assert (
         "See [Keep the versions together](install.ipynb), [text](#A-section-here) and "
         "[executorch](https://pypi.org/project/executorch/)." in out
     )
     assert "a-target" not in out and "a comment" not in out
+
+
+def test_a_table_says_a_state_once_as_the_site_does(ctx: markdown.Context, tmp_path: Path) -> None:
+    import dataclasses
+
+    text = (ROOT / "docs" / "data" / "runtime-options.toml").read_text(encoding="utf-8")
+    (tmp_path / "runtime-options.toml").write_text(text, encoding="utf-8")
+    here = dataclasses.replace(ctx, data_dir=tmp_path, baseurl="https://example.org/")
+    out = markdown.render("```{data-table} runtime-options\n```\n", here)
+    # every option is set from Python from one release: said once, above the table
+    link = "https://example.org/docs/support-matrix.html#feature-runtime-options-python"
+    assert out.startswith(f"*From Python: [In 2.15, not released]({link})*\n\n| Option |")
+    assert "From Python |" not in out
+    # the first releases differ: each row its own, 2.14's included
+    matrix = "https://example.org/docs/support-matrix.html"
+    assert f"| [In 2.14]({matrix}#feature-weight-streaming) |" in out
+    # planted: an option Python cannot set (no feature): the column stays, that row says "no"
+    (tmp_path / "runtime-options.toml").write_text(
+        text.replace('python = "runtime-options-python"', 'python = ""', 1), encoding="utf-8"
+    )
+    out = markdown.render("```{data-table} runtime-options\n```\n", here)
+    assert "From Python |" in out and not out.startswith("*From Python")
+    assert "| no | [In 2.14]" in out
 
 
 @pytest.mark.parametrize(

@@ -55,7 +55,7 @@ def test_an_earlier_builds_run_offers_these_outputs() -> None:
 
 
 def test_requirements_that_read_the_same_are_said_once() -> None:
-    words = "Torch-TensorRT 2.15 or newer (described for 2.15, not released)"
+    words = "Torch-TensorRT 2.15 or newer (not released)"
     plan = PagePlan(
         ("cuda",), ("feature:a", "feature:b"), 3, [], needs={"feature:a": words, "feature:b": words}
     )

@@ -31,7 +31,7 @@ from mdit_py_plugins.myst_role import myst_role_plugin
 
 from .. import datatables
 from ..features.model import FeaturesTable
-from ..features.words import join_over, plain
+from ..features.words import join_over, plain, release_words
 from ..pages.blocks import directive_options
 from ..site import ptelayout
 from . import requirements
@@ -180,25 +180,40 @@ def _feature_note(name: str, arg: str, options: dict[str, str], content: str, ct
         return ""
     return (
         f"> **{headline[0].upper()}{headline[1:]}.** {feature.title}. {feature.note} "
-        f"See {_link('the support matrix', 'docs/support-matrix', f'feature-{feature.id}', ctx)}."
+        f"See {_matrix_link('the support matrix', feature.id, ctx)}."
     )
 
 
 def _data_table(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
     spec = datatables.TABLES[arg]
     entries = datatables.load(ctx.data_dir / f"{arg}.toml", spec)
-    rows = [
-        [_inline(col.cell(e), ctx).replace("|", "\\|").replace("\n", " ") for col in spec.columns]
-        for e in entries
-    ]
+    rows = [[_inline(col.cell(e), ctx) for col in spec.columns] for e in entries]
+    once = []
+    for i, col in enumerate(spec.columns):
+        if not col.feature:
+            continue
+        ids = [str(e.get(col.feature, "")) for e in entries]
+        texts, said = ctx.features.column_notes(ids)
+        for row, fid, text in zip(rows, ids, texts, strict=True):
+            row[i] = _matrix_link(text, fid, ctx) if text else ("" if fid else col.absent)
+        if said:
+            note = ctx.features.table_note(ctx.features.feature(said))
+            once.append(f"{col.title}: {_matrix_link(note, said, ctx)}")
+    rows = [[c.replace("|", "\\|").replace("\n", " ") for c in r] for r in rows]
     keep = [i for i in range(len(spec.columns)) if any(r[i].strip() for r in rows)]
     head = [spec.columns[i].title for i in keep]
-    out = ["| " + " | ".join(_inline(h, ctx) or " " for h in head) + " |", "|" + "---|" * len(head)]
+    out = [f"*{'; '.join(once)}*", ""] if once else []
+    out += ["| " + " | ".join(_inline(h, ctx) or " " for h in head) + " |"]
+    out += ["|" + "---|" * len(head)]
     out += ["| " + " | ".join(r[i] for i in keep) + " |" for r in rows]
     if spec.definitions:
         term, text = spec.definitions
         out += [""] + [f"- `{e[term]}`: {_inline(str(e[text]), ctx)}" for e in entries]
     return "\n".join(out)
+
+
+def _matrix_link(text: str, feature_id: str, ctx: Context) -> str:
+    return _link(text, "docs/support-matrix", f"feature-{feature_id}", ctx)
 
 
 def _tabs(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
@@ -309,6 +324,9 @@ def _role(name: str, content: str, ctx: Context, line: int) -> str:
     text, target = (explicit["text"], explicit["target"]) if explicit else (None, content)
     if name == "feature":
         return ctx.features.note_text(ctx.features.feature(content.strip()))
+    if name == "feature-release":
+        feature = ctx.features.feature(content.strip())
+        return release_words(ctx.features.release_of(feature).key)
     if name == "doc":
         doc = _docname(target, ctx)
         return _link(text or ctx.titles.get(doc, target), doc, "", ctx)
