@@ -2,8 +2,9 @@
 
 Prose is what a reader reads on a page, taken from the built HTML: paragraphs,
 lists, tables and notes. Code (highlighted blocks, code cells), cell outputs,
-and the build's status lines (the provenance banner at the top of each notebook
-page, the one-line mark before each cell that did not run) are not counted. Words are runs of
+and the build's lines (a notebook page's downloads line, the one-line mark
+before each cell that did not run, where an included cell ran; the status is
+in the footer, outside the article) are not counted. Words are runs of
 non-space characters.
 
     python tools/prose_words.py _build/html        # one line a page, and the total
@@ -27,6 +28,8 @@ NOT_PROSE: tuple[str, ...] = (
     "div.cell_output",
     "details.trtdocs-status",
     "details.trtdocs-not-executed",
+    "p.trtdocs-downloads-row",
+    ".trtdocs-included-from",
     "a.headerlink",
     "script",
     "style",

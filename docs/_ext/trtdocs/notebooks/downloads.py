@@ -60,7 +60,7 @@ NOTE_RECORDED = "> **Not executed where these outputs were recorded**"
 
 
 def links(docname: str) -> list[nodes.Node]:
-    """The banner's download links (the files sit next to the page); the
+    """The page's download links (the files sit next to the page); the
     browser saves them rather than showing JSON or Markdown text."""
     base = docname.rsplit("/", 1)[-1]
     return [
@@ -80,6 +80,15 @@ def links(docname: str) -> list[nodes.Node]:
             classes=["trtdocs-download-md"],
         ),
     ]
+
+
+ROW_CLASS = "trtdocs-downloads-row"
+
+
+def row(docname: str) -> nodes.paragraph:
+    """The line under a notebook page's title with its two downloads; not indexed
+    for search (its words are on every page)."""
+    return nodes.paragraph("", "Download: ", *links(docname), classes=[ROW_CLASS, "no-search"])
 
 
 def description(docname: str, plan: PagePlan, earlier: bool = False) -> nodes.paragraph:

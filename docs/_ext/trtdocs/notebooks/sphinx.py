@@ -84,6 +84,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )  # an error logged here fails the build (its exit status)
     app.setup_extension("trtdocs.features")  # feature:<id> requirements; every page's references
     app.setup_extension("trtdocs.output.folding")  # the marks and the banner fold
+    app.setup_extension("trtdocs.notebooks.pagefoot")  # the page's status, in its footer
     app.add_source_parser(Parser, override=True)
     # before myst-nb's own config-inited handler (priority 500), which reads nb_custom_formats
     app.connect("config-inited", _register_reader, priority=400)
