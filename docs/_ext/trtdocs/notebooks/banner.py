@@ -163,6 +163,17 @@ def _machine_short(envdata: dict[str, Any]) -> str:
     return f"{envdata.get('cpu_model')} CPU, no CUDA GPU"
 
 
+def summary_words(entry: dict[str, Any]) -> str:
+    """What the status line says after its title: " · machine · date" (a page with
+    nothing to run names no machine)."""
+    words = ""
+    if entry["status"] != NO_CODE:
+        words += f" · {_machine_short(entry.get('environment') or {})}"
+    if entry.get("executed_at"):
+        words += f" · {str(entry['executed_at'])[:10]}"
+    return words
+
+
 def _versions_text(envdata: dict[str, Any]) -> str:
     v = envdata.get("versions", {})
     return ", ".join(f"{k} {v[k]}" for k in v if v[k])
@@ -214,10 +225,8 @@ def banner(
     envdata = entry.get("environment") or {}
     earlier = bool(entry.get("earlier")) and status in EARLIER
     summary: list[nodes.Node] = [nodes.strong(text=(EARLIER if earlier else TITLES)[status])]
-    if status != NO_CODE:  # a page with nothing to run names no machine
-        summary.append(nodes.Text(f" · {_machine_short(envdata)}"))
-    if entry.get("executed_at"):
-        summary.append(nodes.Text(f" · {str(entry['executed_at'])[:10]}"))
+    if words := summary_words(entry):
+        summary.append(nodes.Text(words))
     shown_as_text = (
         text_blocks_text(blocks or {}, checked, marked) if status != "not executed" else None
     )

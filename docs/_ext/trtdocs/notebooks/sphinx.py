@@ -12,7 +12,7 @@ from sphinx.errors import ConfigError
 
 from .. import config, state
 from ..features.sphinx import table
-from . import banner, downloads, jobs, pageneeds, provenance, recorded, textmarks
+from . import banner, downloads, includes, jobs, pageneeds, provenance, recorded, textmarks
 from .environment import cached_probe
 from .handoffs import Upstream
 from .marks import status_placeholder
@@ -98,6 +98,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # the banner and the report are made once every page's execution data exist
     app.add_node(status_placeholder)
     app.connect("doctree-resolved", banner.resolve)
+    app.connect("doctree-resolved", includes.resolve)  # where an {include-cell} cell ran
     # blocks shown as text take the cells' :requires: and carry their not-run mark
     app.add_directive("code-block", textmarks.CodeBlock, override=True)
     app.connect("doctree-resolved", textmarks.resolve)
