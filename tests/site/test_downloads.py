@@ -101,6 +101,22 @@ def test_tables_tabs_admonitions_and_links(ctx: markdown.Context) -> None:
     assert "a-target" not in out and "a comment" not in out
 
 
+def test_a_definition_list_becomes_a_bullet_list(ctx: markdown.Context) -> None:
+    text = (
+        "Packages:\n\n`torch-tensorrt`\n: The compiler and\n  the export side.\n\n"
+        "Shared engines {feature}`shared-engines`\n: Loads share one engine.\n\nAfter.\n"
+    )
+    out = markdown.render(text, ctx)
+    assert out == (
+        "Packages:\n\n- **`torch-tensorrt`**: The compiler and\n  the export side.\n"
+        "- **Shared engines (Nightly builds only; Linux only)**: Loads share one engine.\n\n"
+        "After.\n"
+    )
+    assert markdown.leftovers(out) == []
+    # planted: a definition list left in a download is found, at its line
+    assert (3, "a MyST definition list") in markdown.leftovers(text)
+
+
 def test_a_table_says_a_state_once_as_the_site_does(ctx: markdown.Context, tmp_path: Path) -> None:
     import dataclasses
 
@@ -172,7 +188,13 @@ def test_the_sites_downloads_hold_no_myst(built_site: Path) -> None:
                     f"{md.stem}.ipynb cell {number}: {what}"
                     for _, what in markdown.leftovers(cell.source)
                 ]
+        # the gating's cell options are this site's, not a reader's Jupyter's
+        assert ":requires:" not in md.read_text(encoding="utf-8"), md.name
+        assert not [c for c in nb.cells if "requires" in c.metadata], md.with_suffix(".ipynb")
     assert not found, "\n".join(found)
+    # the install page's definition lists are bullet lists in both downloads
+    install_md = (built_site / "notebooks" / "install.md").read_text(encoding="utf-8")
+    assert "\n- **`torch-tensorrt`**: The compiler" in install_md
     # what the download renders is there: the install page's commands, the troubleshooting table
     install = json.dumps(nbformat.read(built_site / "notebooks" / "install.ipynb", as_version=4))
     assert 'pip install \\"torch-tensorrt[executorch]==2.14.0\\"' in install

@@ -54,6 +54,9 @@ CONTENTS_EARLIER = {
     "executed": "with these outputs",
     "partly executed": "with these outputs, of the cells that ran",
 }
+# Cell options only this site's build reads (the gating's `:requires:`): no reader's
+# Jupyter does, so neither download keeps them.
+SITE_OPTIONS = ("requires",)
 # the note before a cell that did not run: in this build, or where the record shown was made
 NOTE = "> **Not executed in this build**"
 NOTE_RECORDED = "> **Not executed where these outputs were recorded**"
@@ -130,7 +133,8 @@ def for_jupyter(nb: nbformat.NotebookNode, plan: PagePlan) -> nbformat.NotebookN
         if index in notes:
             cells.append(notes[index])
         if cell.cell_type == "code":
-            cell.metadata.pop("trtdocs", None)
+            for key in ("trtdocs", *SITE_OPTIONS):
+                cell.metadata.pop(key, None)
         cells.append(cell)
     nb.cells = cells
     stable_ids(nb)
@@ -260,6 +264,8 @@ def _markdown_download(app: Sphinx, pagename: str, source: Path) -> str:
     lines = [line + 1 for line in nb.metadata.pop("source_map")]
     for cell, line in zip(nb.cells, lines, strict=True):
         if cell.cell_type != "markdown":
+            for key in SITE_OPTIONS:
+                cell.metadata.pop(key, None)
             continue
         try:
             cell.source = markdown.render(cell.source, context(app, pagename, ".md"))

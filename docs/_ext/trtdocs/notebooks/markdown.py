@@ -6,8 +6,9 @@ as nothing. :func:`render` turns each directive and role into the Markdown it
 stands for, from the same data the site uses: install commands and version
 notes from the features table, tables from ``docs/data``, admonitions as
 quotes, tabs one after the other, links to the other pages (the hosted site
-when ``html_baseurl`` is set, else the sibling download). MyST comments and
-targets go. A directive or role with no Markdown form is an error naming the
+when ``html_baseurl`` is set, else the sibling download), definition lists as
+bullet lists (:mod:`.deflists`: JupyterLab shows them as written). MyST
+comments and targets go. A directive or role with no Markdown form is an error naming the
 line (:class:`DownloadError`), and :func:`leftovers` finds any MyST syntax
 left in a written download, which fails the build.
 
@@ -26,6 +27,7 @@ import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.colon_fence import colon_fence_plugin
+from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.myst_role import myst_role_plugin
 
@@ -34,7 +36,7 @@ from ..features.model import FeaturesTable
 from ..features.words import join_over, plain, release_words
 from ..pages.blocks import directive_options
 from ..site import ptelayout
-from . import requirements
+from . import deflists, requirements
 
 # Directives that are cell markers of the jupytext MyST format, not page content.
 CELL_MARKERS: Final = frozenset({"code-cell", "raw-cell"})
@@ -56,6 +58,7 @@ _PARSER: Final = (
     MarkdownIt("commonmark")
     .enable("table")
     .use(colon_fence_plugin)
+    .use(deflist_plugin)
     .use(myst_role_plugin)
     .use(myst_block_plugin)
 )
@@ -117,6 +120,8 @@ def leftovers(text: str) -> list[tuple[int, str]]:
                 found.append((line, f"the directive {{{m['name']}}}"))
         elif token.type in ("myst_target", "myst_line_comment"):
             found.append((line, f"MyST {token.type.removeprefix('myst_').replace('_', ' ')}"))
+        elif token.type == "dl_open":
+            found.append((line, "a MyST definition list"))
         for child in token.children or ():
             if child.type == "myst_role":
                 found.append((line, f"the role {{{child.meta['name']}}}"))
@@ -128,7 +133,7 @@ def _blocks(text: str) -> Iterator[tuple[Token, int, int]]:
     for token in _PARSER.parse(text):
         if token.map is None or token.level != 0:
             continue
-        if token.type in ("myst_target", "myst_line_comment"):
+        if token.type in ("myst_target", "myst_line_comment", "dl_open"):
             yield token, token.map[0], token.map[1]
         elif (
             token.type in ("fence", "colon_fence")
@@ -139,6 +144,13 @@ def _blocks(text: str) -> Iterator[tuple[Token, int, int]]:
 
 
 def _directive(token: Token, lines: list[str], start: int, ctx: Context) -> list[str]:
+    if token.type == "dl_open":  # JupyterLab shows a definition list as written: a list
+        assert token.map is not None
+        try:
+            items = deflists.as_list(lines[start : token.map[1]])
+        except ValueError as exc:
+            raise DownloadError(start + 1, str(exc)) from None
+        return ["", *render("\n".join(items), ctx).split("\n"), ""]
     if token.type != "fence" and token.type != "colon_fence":
         return []  # a target or a comment: nothing for a reader
     m = _DIRECTIVE.match(token.info.strip())
