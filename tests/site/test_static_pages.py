@@ -396,7 +396,8 @@ def test_notebook_downloads(built_site: Path) -> None:
             f"{doc}.ipynb: {len(notes)} notes for {len(skipped)} cells that did not run"
         )
         if row is not None:
-            assert ipynb.get_text() == f"{doc.rsplit('/', 1)[-1]}.ipynb"
+            assert ipynb.get_text() == "notebook (.ipynb)"
+            assert ipynb["download"] == f"{doc.rsplit('/', 1)[-1]}.ipynb"
 
 
 def test_index_gives_the_reading_order(built_site: Path) -> None:

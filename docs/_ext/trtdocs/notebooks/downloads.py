@@ -62,6 +62,11 @@ NOTE = "> **Not executed in this build**"
 NOTE_RECORDED = "> **Not executed where these outputs were recorded**"
 
 
+# What each link says (the file keeps the page's name: the link's download attribute):
+# short enough that the line fits a phone whatever the page's name.
+LINK_WORDS = {".ipynb": "notebook (.ipynb)", ".md": "MyST source (.md)"}
+
+
 def links(docname: str) -> list[nodes.Node]:
     """The page's download links (the files sit next to the page); the
     browser saves them rather than showing JSON or Markdown text."""
@@ -69,7 +74,7 @@ def links(docname: str) -> list[nodes.Node]:
     return [
         download_link(
             "",
-            f"{base}.ipynb",
+            LINK_WORDS[".ipynb"],
             refuri=f"{base}.ipynb",
             filename=f"{base}.ipynb",
             classes=["trtdocs-download-ipynb"],
@@ -77,7 +82,7 @@ def links(docname: str) -> list[nodes.Node]:
         nodes.Text(" · "),
         download_link(
             "",
-            f"{base}.md",
+            LINK_WORDS[".md"],
             refuri=f"{base}.md",
             filename=f"{base}.md",
             classes=["trtdocs-download-md"],
