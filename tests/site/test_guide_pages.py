@@ -63,10 +63,12 @@ def test_the_word_budget_catches_a_planted_site(
     tmp_path: Path, first: int, others: int, expected: list[str]
 ) -> None:
     def page(words: int) -> str:
-        # code, outputs and the downloads line are not prose: 5,000 words of them count for nothing
+        # code, outputs, the downloads line and its launch row are not prose: 5,000 words of
+        # them count for nothing
         return (
             "<html><body><article role='main'><p class='trtdocs-downloads-row'>Download: a.ipynb "
             "\u00b7 a.md</p>"
+            "<p class='trtdocs-launch no-search'><a>Open in Colab</a> · <a>View source</a></p>"
             + f"<p>{'word ' * words}</p>"
             + f"<div class='highlight'><pre>{'x ' * 2_000}</pre></div>"
             + f"<div class='cell_output'>{'y ' * 3_000}</div></article></body></html>"

@@ -39,7 +39,9 @@ def _module_of(section: nodes.section) -> str | None:
     if title is None or title.parent is not section:
         return None
     name = title.astext().strip()
-    ids = {i for t in section.findall(nodes.Element) for i in t.get("ids", ())}
+    ids: set[str] = set()
+    for element in section.findall(nodes.Element):
+        ids.update(element["ids"])
     return name if f"module-{name}" in ids else None
 
 

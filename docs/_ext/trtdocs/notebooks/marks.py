@@ -25,7 +25,6 @@ from docutils import nodes
 from ..output import folding
 from ..output.inline import inline
 from ..vocab import CAPABILITIES, JOINED_NEEDS
-from . import downloads
 from .plan import PagePlan, SkippedCell
 
 CODE_CELL = "cell_code"  # myst-nb's nb_element of a code cell's container
@@ -77,8 +76,8 @@ def mark(skipped: SkippedCell, plan: PagePlan) -> folding.folded:
     )
 
 
-def place(document: nodes.document, plan: PagePlan, docname: str) -> None:
-    """Lay ``plan`` out on ``document``, the page myst-nb rendered: the downloads
+def place(document: nodes.document, plan: PagePlan, docname: str, downloads: nodes.Node) -> None:
+    """Lay ``plan`` out on ``document``, the page myst-nb rendered: ``downloads``
     under the title and the status's place at the end, for a page with code
     cells; and a mark before each cell that did not run (here, or where the
     record whose outputs it shows was made)."""
@@ -95,9 +94,9 @@ def place(document: nodes.document, plan: PagePlan, docname: str) -> None:
     section = next(document.findall(nodes.section), None)
     title = section.next_node(nodes.title) if section is not None else None
     if section is not None and title is not None and title.parent is section:
-        section.insert(section.index(title) + 1, downloads.row(docname))
+        section.insert(section.index(title) + 1, downloads)
     else:
-        document.insert(0, downloads.row(docname))
+        document.insert(0, downloads)
     document += status_placeholder()
 
 
