@@ -66,7 +66,7 @@ NOTE_RECORDED = "> **Not executed where these outputs were recorded**"
 
 # What each link says (the file keeps the page's name: the link's download attribute):
 # short enough that the line fits a phone whatever the page's name.
-LINK_WORDS = {".ipynb": "notebook (.ipynb)", ".md": "MyST source (.md)"}
+LINK_WORDS = {".ipynb": "notebook (.ipynb)", ".md": "source (.md)"}
 
 
 def links(docname: str) -> list[nodes.Node]:
