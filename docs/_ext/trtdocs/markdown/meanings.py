@@ -131,6 +131,11 @@ NODES: Final[Mapping[str, Meaning]] = {
     "folded": Meaning(Form.QUOTE, "a folded block: a banner, a mark on a cell"),
     "folded_summary": Meaning(Form.QUOTE, "a folded block's line: the quote's title"),
     "download_link": Meaning(Form.LINK, "a link the browser saves: a download"),
+    "page_links": Meaning(
+        Form.NOTHING,
+        "a line of links about the page (its downloads, Colab): the status at the page's end "
+        "says what the downloads hold",
+    ),
     "cell_code_output": Meaning(Form.CELL, "a cell's outputs"),
     "graphviz": Meaning(Form.DIAGRAM, "a Graphviz diagram"),
     "sd_tab_label": Meaning(Form.LABELLED, "a sphinx-design tab's label"),

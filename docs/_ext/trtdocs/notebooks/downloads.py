@@ -31,7 +31,7 @@ from sphinx.util import logging
 from .. import config, state
 from ..markdown import leftovers, source
 from ..output import buildpaths
-from ..output.folding import download_link
+from ..output.folding import download_link, page_links
 from ..site.ptediagram import execution_folder
 from . import kept, marks, requirements, setupcell
 from .plan import SKIP_TAG, PagePlan
@@ -95,10 +95,10 @@ def links(docname: str) -> list[nodes.Node]:
 ROW_CLASS = "trtdocs-downloads-row"
 
 
-def row(docname: str) -> nodes.paragraph:
+def row(docname: str) -> page_links:
     """The line under a notebook page's title with its two downloads; not indexed
-    for search (its words are on every page)."""
-    return nodes.paragraph("", "Download: ", *links(docname), classes=[ROW_CLASS, "no-search"])
+    for search (its words are on every page), not in the page's Markdown twin."""
+    return page_links("", "Download: ", *links(docname), classes=[ROW_CLASS, "no-search"])
 
 
 def description(docname: str, plan: PagePlan, earlier: bool = False) -> nodes.paragraph:

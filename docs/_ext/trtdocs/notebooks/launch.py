@@ -21,6 +21,7 @@ from sphinx.util import logging
 from .. import config, state
 from ..colab import SETTING, Target, TargetError, published_path
 from ..features.sphinx import table
+from ..output.folding import page_links
 from .downloads import ROW_CLASS
 
 if TYPE_CHECKING:
@@ -45,9 +46,10 @@ def target(app: Sphinx) -> Target | None:
         raise ConfigError(f"{SETTING}: {exc}") from None
 
 
-def row(found: Target, path: str) -> nodes.paragraph:
-    """The row's links to the notebook at ``path`` of the published branch."""
-    para = nodes.paragraph(classes=[CLASS, "no-search"])
+def row(found: Target, path: str) -> page_links:
+    """The row's links to the notebook at ``path`` of the published branch (not in
+    the page's Markdown twin, whose summary is the page's own text)."""
+    para = page_links(classes=[CLASS, "no-search"])
     para += nodes.reference(
         "",
         OPEN,
