@@ -2,10 +2,11 @@
 
 Prose is what a reader reads on a page, taken from the built HTML: paragraphs,
 lists, tables and notes. Code (highlighted blocks, code cells), cell outputs,
-and the build's status lines (the provenance banner at the top of each notebook
-page and its launch row, the one-line mark before each cell that did not run) are
-not counted, nor a diagram's second drawing for narrow screens (its first is).
-Words are runs of non-space characters.
+and the build's lines (a notebook page's downloads line and its launch row, the
+one-line mark before each cell that did not run, where an included cell ran; the
+status is in the footer, outside the article) are not counted, nor a diagram's
+second drawing for narrow screens (its first is). Words are runs of non-space
+characters.
 
     python tools/prose_words.py _build/html        # one line a page, and the total
 """
@@ -29,6 +30,8 @@ NOT_PROSE: tuple[str, ...] = (
     "details.trtdocs-status",
     "p.trtdocs-launch",  # "Open in Colab · View source" under the banner
     "details.trtdocs-not-executed",
+    "p.trtdocs-downloads-row",
+    ".trtdocs-included-from",
     "a.trtdocs-diagram-narrow",  # a diagram's second drawing, for narrow screens
     "p.trtdocs-for-tools",  # the line at the foot linking the page's Markdown twin and llms.txt
     "a.headerlink",

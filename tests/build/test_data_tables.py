@@ -52,9 +52,9 @@ def test_data_tables_render_markup_and_feature_notes(site: tuple[Path, Path]) ->
     assert errors[0] == ["Symptom", "When", "Cause", "Fix", "Feature"]
     # each error links to itself (its own anchor, a headerlink)
     assert errors[1][0].endswith("( reproduced ) \u00b6")
-    assert errors[2][4] == (
-        "Needs a Torch-TensorRT nightly build; described for 2.15, not released"
-    )  # a cell's only note: no parentheses
+    # a mixed column: each row its state (the row without a feature, nothing); a cell's only
+    # note has no parentheses
+    assert [r[4] for r in errors[1:]] == ["", "In 2.15, not released"]
     soup = BeautifulSoup(page.read_text(), "html.parser")
     table = soup.select_one("table.trtdocs-data-errors")
     assert table.select_one("a[href='#reproduced-here']") is not None
@@ -70,23 +70,25 @@ def test_data_tables_render_markup_and_feature_notes(site: tuple[Path, Path]) ->
     assert code.get_text("") == "Error::OperatorMissing | pipe" and code.select("wbr")
     assert table.select_one("tr#error-serialize a.headerlink")["href"] == "#error-serialize"
     options_table = rows(page, "trtdocs-data-runtime-options")
-    # "First release" shows: the documented release has
-    # the only option's feature in code, with no run shown
-    assert options_table[0] == [
-        "Option",
-        "Type",
-        "Default",
-        "Set from C++",
-        "From Python",
-        "First release",
+    # every row is set from Python from the same release: the table says it once, in its
+    # caption, linked to the matrix, and has no such column; the first releases differ, so
+    # each row says its own, the documented release's included (a page that teaches a 2.14
+    # option calls it 2.14's, never unconfirmed)
+    assert options_table[0] == ["Option", "Type", "Default", "Set from C++", "First release"]
+    assert [(r[0], r[4]) for r in options_table[1:]] == [
+        ("weight_streaming_budget", "In 2.14"),
+        ("use_cuda_graphs", "In 2.15, not released"),
     ]
-    assert options_table[1][0] == "weight_streaming_budget" and options_table[1][3:5] == [
-        "load option: LoadBackendOptionsMap",
-        "no",
-    ]
-    assert options_table[1][5].startswith("In code in 2.14"), options_table[1]
+    caption = soup.select_one("table.trtdocs-data-runtime-options caption")
+    assert caption is not None
+    for link in caption.select("a.headerlink"):
+        link.decompose()
+    assert " ".join(caption.get_text(" ", strip=True).split()) == (
+        "From Python: In 2.15, not released"
+    )
+    assert caption.select_one("a")["href"].endswith("#feature-runtime-options-python")
     terms = [dt.get_text(strip=True) for dt in soup.select("dl.trtdocs-data-definitions dt")]
-    assert terms == ["weight_streaming_budget"]
+    assert terms == ["weight_streaming_budget", "use_cuda_graphs"]
 
 
 def test_editing_a_data_file_rebuilds_its_page(site: tuple[Path, Path], tmp_path: Path) -> None:

@@ -13,7 +13,8 @@ import pytest
 from paths import ROOTS
 from sites import Built, copy_root
 from sites import build as build_site
-from trtdocs.vocab import STATES
+from trtdocs.features.validate import load
+from trtdocs.vocab import STATES, STATUSES
 
 FIXTURE = ROOTS / "test-features"
 
@@ -49,30 +50,32 @@ def both(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[s
 
 
 def test_notes_follow_the_documented_release(both: dict[str, dict[str, list[str]]]) -> None:
-    # what the documented release has everywhere gets no note: the guide is about that release
-    # each note says its cells' states in plain words (vocab.STATES): a run shown says nothing,
-    # code without a run and a description say so, and so does a release that is not out
+    # what the documented release has everywhere gets no note, whatever its cell shows (the
+    # guide is about that release; "coded" is in code with no run, which the matrix says);
+    # every other note says one of three states, from the table, and a platform limit
     assert both["2.14"]["titles"] == [
-        "Needs Torch-TensorRT 2.15 or newer",
-        "Needs a Torch-TensorRT nightly build; not known for 2.15",
+        "In 2.15, not released",
+        "Nightly builds only",
         "Linux x86-64 only",
-        "In code in 2.14, no engine run",
-        "In code in nightly builds, no run shown; described for 2.15, not released",
+        "In 2.15, not released",
     ]
-    assert both["2.15"]["titles"] == [
-        "Needs a Torch-TensorRT nightly build; not known for 2.15",
-        "Linux x86-64 only",
-        "Described for 2.15, not released",
-        "Described for 2.15, not released",
-    ]
+    assert both["2.15"]["titles"] == ["Nightly builds only", "Linux x86-64 only"]
+    # the same words the table's model gives, for the features of page.md in order
+    for documented, settings in (("2.14", None), ("2.15", "2.15")):
+        table = load(FIXTURE / "features.toml", settings)
+        said = [
+            table.note_text(table.feature(fid))
+            for fid in ("old", "next", "future", "runner", "coded", "described")
+        ]
+        assert both[documented]["titles"] == [s for s in said if s]
+        states = {STATUSES[r.status].state.format(release=r.key) for r in table.releases.values()}
+        assert all(t.split("; ")[0] in states | {"Linux x86-64 only"} for t in said if t)
     # "runner" is Linux x86-64 in every release, narrower than either release; an inline
     # note says the same words as the titled one, in parentheses
     for documented in ("2.14", "2.15"):
         assert both[documented]["inline"] == [f"({title})" for title in both[documented]["titles"]]
     # Nothing typed by hand survives a switch: no note keeps the other release's words.
-    assert not any(
-        "Needs Torch-TensorRT 2.15" in t for t in both["2.15"]["titles"] + both["2.15"]["inline"]
-    )
+    assert not any("2.15" in t for t in both["2.15"]["titles"] + both["2.15"]["inline"])
 
 
 def test_notes_link_to_the_matrix_row(tmp_path: Path) -> None:
@@ -225,11 +228,11 @@ def test_inline_notes_fit_their_sentence(tmp_path: Path) -> None:
     assert "The export keeps it." in text
     # ... and with its separator; a run of equal notes says it once
     assert "Both exist (Linux x86-64 only) and so on." in text
-    assert "Both need (Needs a Torch-TensorRT nightly build; not known for 2.15)." in text
+    assert "Both need (Nightly builds only)." in text
     # parentheses in inline code do not count; closed ones do not either
-    assert (
-        "A call (see f(x)) then (Needs a Torch-TensorRT nightly build; not known for 2.15)." in text
-    )
+    assert "A call (see f(x)) then (Nightly builds only)." in text
+    # prose names a release from the table, never typed: {feature-release}
+    assert "Exported by 2.14, kept by 2.15, shared by nightly builds." in text
     assert "((" not in text and "))" not in text.replace("f(x))", "") and "()" not in text
 
 
@@ -240,7 +243,7 @@ def test_changed_behaviour_is_a_note_like_the_others(tmp_path: Path) -> None:
     # one style of note: the box every version note has
     block = re.search(
         r'<div class="trtdocs-version-note note admonition"[^>]*>\s*<p class="admonition-title">'
-        r"Changed in 2\.15</p>\s*<p>(.*?)</p>",
+        r"In 2\.15, not released</p>\s*<p>(.*?)</p>",
         page,
         re.S,
     )
@@ -249,6 +252,6 @@ def test_changed_behaviour_is_a_note_like_the_others(tmp_path: Path) -> None:
         "Changed default. The default keeps the graph. See the support matrix."
     )
     assert "versionchanged" not in page and "versionmodified" not in page
-    assert "Saving keeps the graph (Changed in 2.15)." in _text(
+    assert "Saving keeps the graph (In 2.15, not released)." in _text(
         tmp_path / "out" / "html" / "prose.html"
     )

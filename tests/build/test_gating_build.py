@@ -268,3 +268,43 @@ def test_a_run_source_names_a_page_with_a_gated_cell(tmp_path: Path) -> None:
         assert f"feature 'pte-save', release 2.14: run source '{page}' {problem}" in result.log, (
             result.log
         )
+
+
+def test_an_included_cell_says_where_it_ran(tmp_path: Path) -> None:
+    """The landing page's quick start is an {include-cell}: under it, the cell's own page
+    and what that page's mark or status says of it, never a claim of its own."""
+    site = copy_root("gating", tmp_path)
+    (site / "notebooks" / "recordable.md").unlink()
+    conf = site / "conf.py"
+    conf.write_text(
+        conf.read_text().replace('"trtdocs.notebooks",', '"trtdocs.notebooks", "trtdocs.output",')
+    )
+    notebook = site / "notebooks" / "gated.md"
+    notebook.write_text(
+        notebook.read_text()
+        .replace(
+            "```{code-cell} ipython3\nfrom pathlib",
+            "```{code-cell} ipython3\n:tags: [first]\nfrom pathlib",
+            1,
+        )
+        .replace(
+            ':requires: [cuda]\nPath("gated', ':requires: [cuda]\n:tags: [gated]\nPath("gated', 1
+        )
+    )
+    index = site / "index.md"
+    index.write_text(
+        index.read_text()
+        + "\n```{include-cell} notebooks/gated.md\n:tag: first\n```\n"
+        + "\n```{include-cell} notebooks/gated.md\n:tag: gated\n```\n"
+    )
+    result = build(site, tmp_path / "_build", **CPU_ONLY)
+    assert result.returncode == 0, result.log
+    page = _html(tmp_path / "_build", "index")
+    lines = [p.get_text("") for p in page.select("p.trtdocs-included-from")]
+    assert len(lines) == 2, lines
+    status = _html(tmp_path / "_build", "notebooks/gated").select_one(".trtdocs-status summary")
+    # the cell that ran: its page's status line; the one that did not: its mark's line
+    assert lines[0] == f"A cell of Gated cells: p{status.get_text('')[1:]}.", lines[0]
+    assert lines[0].startswith("A cell of Gated cells: partly executed in this build · ")
+    assert lines[1] == "A cell of Gated cells. Not run in this build: needs a CUDA GPU.", lines[1]
+    assert page.select_one("p.trtdocs-included-from a")["href"] == "notebooks/gated.html"

@@ -42,12 +42,12 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Built:
     return result
 
 
-def test_every_notebook_page_has_the_row_after_its_banner(published: Built) -> None:
+def test_every_notebook_page_has_the_row_after_its_downloads(published: Built) -> None:
     target = colab.Target.parse(TARGET)
     for doc in PAGES:
         page = published.html(doc)
         (row,) = page.select(f"p.{launch.CLASS}")
-        assert "trtdocs-status" in row.find_previous_sibling()["class"], doc
+        assert "trtdocs-downloads-row" in row.find_previous_sibling()["class"], doc
         links = row.find_all("a")
         assert [a.get_text() for a in links] == [launch.OPEN, launch.SOURCE]
         path = colab.published_path(RELEASE, doc)
@@ -150,3 +150,17 @@ def test_a_value_that_is_not_owner_repo_branch_stops_the_build(tmp_path: Path) -
     assert result.returncode == 2
     assert "trtdocs_published_notebooks = 'someone/guide'" in result.log
     assert "is not OWNER/REPO@BRANCH" in result.log
+
+
+def test_a_tool_reads_the_page_not_its_controls(published: Built) -> None:
+    """The downloads line and the launch row open each page, above its text; the Markdown
+    twin leaves them out, so llms.txt summarises a page by its own first sentence."""
+    twin = (published.outdir / "notebooks" / "cpu.html.md").read_text(encoding="utf-8")
+    assert launch.OPEN not in twin and "Download: " not in twin
+    llms = (published.outdir / "llms.txt").read_text(encoding="utf-8")
+    line = next(x for x in llms.splitlines() if "notebooks/cpu.html.md" in x)
+    assert line.endswith(": A page whose cells run anywhere."), line
+    # while the page itself shows both, above its text
+    page = published.html("notebooks/cpu")
+    first = page.select_one("article section > p")
+    assert "trtdocs-downloads-row" in first["class"], first

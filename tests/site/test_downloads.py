@@ -19,7 +19,8 @@ from trtdocs.notebooks import marks, requirements
 
 
 def _left(text: str, cells: bool = True) -> list[tuple[int, str]]:
-    return [(left.line, left.what) for left in leftovers.find(text, cells=cells)]
+    """What a download may not keep (definition lists included: JupyterLab shows them raw)."""
+    return [(left.line, left.what) for left in leftovers.find(text, cells=cells, lists=True)]
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +82,7 @@ def test_version_notes_follow_the_site(ctx: source.Context) -> None:
         "gpu-resident-io-python\n```\n",
         ctx,
     )
-    note = "Needs a Torch-TensorRT nightly build; described for 2.15, not released"
+    note = "In 2.15, not released"
     assert out.startswith(f"Options ({note}).\n\n> **{note}**\n>\n> ")
     assert "See the support matrix." in out
     # a note that is all its text holds (a table cell) has no parentheses, as on the site
@@ -100,18 +101,55 @@ def test_tables_tabs_admonitions_and_links(ctx: source.Context) -> None:
     assert "**pip**\n\n```bash\npip install" in out
     assert "> **Warning**\n>\n> Do not [Install](install.ipynb)." in out
     assert "| `.pte` (ExecuTorch) | `.pt2` (ExportedProgram) |" in out  # the data file's columns
-    # its version column shows only the notes that say
-    # something for 2.14 (GPU-resident I/O: in code, no run)
-    assert (
-        "Feature |" in out
-        and "In code in 2.14, no run shown; this guide lowers one on a CPU" in out
-    )
-    assert "Needs Torch-TensorRT" not in out
+    # its version column names 2.14 only, which the guide is about: it says nothing, as on the
+    # site, and no note says what shows a feature (the matrix does)
+    assert "Feature |" not in out and "In 2.14" not in out and "no run" not in out
     assert (
         "See [Keep the versions together](install.ipynb), [text](#A-section-here) and "
         "[executorch](https://pypi.org/project/executorch/)." in out
     )
     assert "a-target" not in out and "a comment" not in out
+
+
+def test_a_definition_list_becomes_a_bullet_list(ctx: source.Context) -> None:
+    text = (
+        "Packages:\n\n`torch-tensorrt`\n: The compiler and\n  the export side.\n\n"
+        "Shared engines {feature}`shared-engines`\n: Loads share one engine.\n\nAfter.\n"
+    )
+    out = source.render(text, ctx)
+    assert out == (
+        "Packages:\n\n- **`torch-tensorrt`**: The compiler and\n  the export side.\n"
+        "- **Shared engines (Nightly builds only; Linux only)**: Loads share one engine.\n\n"
+        "After.\n"
+    )
+    assert _left(out) == []
+    # planted: a definition list left in a download is found, at its line
+    assert (3, "a MyST definition list") in _left(text)
+    # a twin writes its definition lists so, which its check leaves alone
+    assert "a MyST definition list" not in [left.what for left in leftovers.find(text)]
+
+
+def test_a_table_says_a_state_once_as_the_site_does(ctx: source.Context, tmp_path: Path) -> None:
+    import dataclasses
+
+    text = (ROOT / "docs" / "data" / "runtime-options.toml").read_text(encoding="utf-8")
+    (tmp_path / "runtime-options.toml").write_text(text, encoding="utf-8")
+    here = dataclasses.replace(ctx, data_dir=tmp_path, baseurl="https://example.org/")
+    out = source.render("```{data-table} runtime-options\n```\n", here)
+    # every option is set from Python from one release: said once, above the table
+    link = "https://example.org/docs/support-matrix.html#feature-runtime-options-python"
+    assert out.startswith(f"*From Python: [In 2.15, not released]({link})*\n\n| Option |")
+    assert "From Python |" not in out
+    # the first releases differ: each row its own, 2.14's included
+    matrix = "https://example.org/docs/support-matrix.html"
+    assert f"| [In 2.14]({matrix}#feature-weight-streaming) |" in out
+    # planted: an option Python cannot set (no feature): the column stays, that row says "no"
+    (tmp_path / "runtime-options.toml").write_text(
+        text.replace('python = "runtime-options-python"', 'python = ""', 1), encoding="utf-8"
+    )
+    out = source.render("```{data-table} runtime-options\n```\n", here)
+    assert "From Python |" in out and not out.startswith("*From Python")
+    assert "| no | [In 2.14]" in out
 
 
 @pytest.mark.parametrize(
@@ -166,7 +204,13 @@ def test_the_sites_downloads_hold_no_myst(built_site: Path) -> None:
                 found += [
                     f"{md.stem}.ipynb cell {number}: {what}" for _, what in _left(cell.source)
                 ]
+        # the gating's cell options are this site's, not a reader's Jupyter's
+        assert ":requires:" not in md.read_text(encoding="utf-8"), md.name
+        assert not [c for c in nb.cells if "requires" in c.metadata], md.with_suffix(".ipynb")
     assert not found, "\n".join(found)
+    # the install page's definition lists are bullet lists in both downloads
+    install_md = (built_site / "notebooks" / "install.md").read_text(encoding="utf-8")
+    assert "\n- **`torch-tensorrt`**: The compiler" in install_md
     # what the download renders is there: the install page's commands, the troubleshooting table
     install = json.dumps(nbformat.read(built_site / "notebooks" / "install.ipynb", as_version=4))
     assert 'pip install \\"torch-tensorrt[executorch]==2.14.0\\"' in install

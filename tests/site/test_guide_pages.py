@@ -1,6 +1,6 @@
 """Issue 20 on the built site, read from its HTML: prose within its word budget,
-one style of version note, linked sources in the matrix, the status banner
-after the page's opening text and out of the search index, maintainer pages in
+one style of version note, linked sources in the matrix, the status in the
+footer, out of the reading flow and the search index, maintainer pages in
 their own section, errors with their own anchors, file cells with captions."""
 
 from __future__ import annotations
@@ -15,13 +15,11 @@ from bs4 import BeautifulSoup
 
 from paths import ROOT
 from reader_site import notebook_docs, soup
-from trtdocs.notebooks import banner
 
 pytestmark = pytest.mark.build
 # tools/prose_words.py: the guide's pages together, and each page (COMMON.md contract 3)
 TOTAL_WORDS, PAGE_WORDS = 12_000, 1_300
 MAINTAINER_DOCS = ("docs/building", "docs/build-report")  # conf.py's trtdocs_maintainer_docs
-BANNER_WORDS = (*banner.TITLES.values(), *banner.EARLIER.values())  # the status banner's titles
 
 
 def _prose_words():
@@ -65,11 +63,11 @@ def test_the_word_budget_catches_a_planted_site(
     tmp_path: Path, first: int, others: int, expected: list[str]
 ) -> None:
     def page(words: int) -> str:
-        # code, outputs, the status banner and its launch row are not prose: 5,000 words of them
-        # count for nothing
+        # code, outputs, the downloads line and its launch row are not prose: 5,000 words of
+        # them count for nothing
         return (
-            "<html><body><article role='main'><details class='trtdocs-status'><summary>Executed "
-            "in this build</summary></details>"
+            "<html><body><article role='main'><p class='trtdocs-downloads-row'>Download: a.ipynb "
+            "\u00b7 a.md</p>"
             "<p class='trtdocs-launch no-search'><a>Open in Colab</a> · <a>View source</a></p>"
             + f"<p>{'word ' * words}</p>"
             + f"<div class='highlight'><pre>{'x ' * 2_000}</pre></div>"
@@ -168,32 +166,40 @@ def test_matrix_sources_link_to_what_they_cite(built_site: Path) -> None:
     assert cells and all(c.select_one(".trtdocs-cell-mark") for c in cells)
 
 
-def test_banner_follows_the_opening_text_and_stays_out_of_search(built_site: Path) -> None:
-    for doc in notebook_docs(built_site):
-        section = soup(built_site / f"{doc}.html").select_one("article[role=main] section")
-        children = [c for c in section.children if getattr(c, "name", None)]
-        names = [c.name for c in children[:3]]
-        banner = next(i for i, c in enumerate(children) if "trtdocs-status" in c.get("class", []))
-        assert children[0].name == "h1" and (banner == 1 or names[1] == "p" and banner == 2), (
-            doc,
-            names,
-        )
-    # the banner's words (the build machine's CPU) are in no notebook page's search entry
+def test_the_status_is_out_of_the_reading_flow_and_of_search(built_site: Path) -> None:
+    """The page's status sits in its footer: the article opens with its title, the
+    downloads line and its own text; Sphinx's search index holds none of the
+    status's words for the page, and its excerpts (the article's text) neither."""
+    from sphinx.search.en import SearchEnglish
+
     index = (built_site / "searchindex.js").read_text(encoding="utf-8")
     data = json.loads(index[index.index("(") + 1 : index.rindex(")")])
-    ran = next(
-        d
-        for d, e in json.loads((built_site / "provenance.json").read_text())["notebooks"].items()
-        if e["status"] != "no code cells"
-    )  # a page with no code cells names no machine
-    machine = soup(built_site / f"{ran}.html").select_one("details.trtdocs-status summary")
-    cpu = (
-        machine.get_text(" ", strip=True).split("\u00b7")[1].split()[0].lower()
-    )  # "AMD EPYC CPU" -> "amd"
-    for word in {cpu, "epyc", "xeon"}:
-        docs = data["terms"].get(word, [])
-        docs = [data["docnames"][i] for i in (docs if isinstance(docs, list) else [docs])]
-        assert not [d for d in docs if d.startswith("notebooks/")], (word, docs)
+    stem = SearchEnglish({}).stem
+    provenance = json.loads((built_site / "provenance.json").read_text())["notebooks"]
+    checked = 0
+    for doc in notebook_docs(built_site):
+        page = soup(built_site / f"{doc}.html")
+        article = page.select_one("article[role=main]")
+        status = page.select_one("footer .trtdocs-page-status details.trtdocs-status")
+        if provenance[doc]["status"] == "no code cells":
+            assert status is None and article.select_one(".trtdocs-downloads-row") is None, doc
+            continue
+        assert status is not None and article.select_one(".trtdocs-status") is None, doc
+        children = [c for c in article.select_one("section").children if getattr(c, "name", None)]
+        assert [c.name for c in children[:2]] == ["h1", "p"], doc
+        assert "trtdocs-downloads-row" in children[1]["class"], doc
+        # the status's own words (as the index stems them): those its page's text does not use
+        text = " ".join(article.get_text(" ").split()).lower()
+        own = {stem(w) for w in re.findall(r"[a-z]+", text)}
+        words = {stem(w) for w in re.findall(r"[a-z]{4,}", status.get_text(" ").lower())} - own
+        assert status.select_one("summary").get_text(" ", strip=True).lower() not in text
+        assert words, doc  # the machine's name, at least
+        number = data["docnames"].index(doc)
+        for word in words:
+            docs = data["terms"].get(word, [])
+            assert number not in (docs if isinstance(docs, list) else [docs]), (doc, word)
+        checked += 1
+    assert checked > 5, checked
 
 
 def test_maintainer_pages_have_their_own_section_and_rank_last(built_site: Path) -> None:

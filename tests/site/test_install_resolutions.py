@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from paths import ROOT
-from reader_site import main_content, notebook_docs
+from reader_site import notebook_docs, soup
 from trtdocs.drift import resolved
 from trtdocs.features.validate import load as load_features
 
@@ -24,9 +24,14 @@ def test_each_install_command_on_a_notebook_page_says_how_it_resolved(built_site
     checked = 0
     for doc in notebook_docs(built_site):
         shown = resolved.page_commands(ROOT / f"{doc}.md", ROOT, table)
-        banner = main_content(built_site / f"{doc}.html").find(class_="trtdocs-status")
+        # the page's status, in its footer
+        banner = soup(built_site / f"{doc}.html").find(class_="trtdocs-status")
         lead = next(
-            (p for p in banner.find_all("p") if p.get_text().startswith("Its install commands")),
+            (
+                p
+                for p in (banner.find_all("p") if banner is not None else [])
+                if p.get_text().startswith("Its install commands")
+            ),
             None,
         )
         if not shown:

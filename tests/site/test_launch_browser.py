@@ -159,5 +159,5 @@ def test_the_row_is_readable_in_both_themes(browser, launch_url, scheme: str) ->
         assert dark == (scheme == "dark"), f"the page is not in the {scheme} theme"
         assert pg.evaluate(READABLE, [f"p.{launch.CLASS} a", TEXT_CONTRAST]) == []
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        row = pg.locator(f"details.trtdocs-status, p.{launch.CLASS}")
+        row = pg.locator(f"p.trtdocs-downloads-row, p.{launch.CLASS}")
         row.last.screenshot(path=str(SCREENSHOTS / f"launch-row-{scheme}.png"))

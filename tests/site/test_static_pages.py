@@ -191,11 +191,19 @@ def test_intended_errors_show_the_readers_frames(built_site: Path) -> None:
     assert seen, "no page shows an intended error"
 
 
+def _soup(path: Path) -> BeautifulSoup:
+    """The whole page (the footer too, where the status is)."""
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
 def test_md_download_has_a_download_attribute(built_site: Path) -> None:
-    for doc in notebook_docs(built_site):
-        banner = main_content(built_site / f"{doc}.html").find(class_="trtdocs-status")
-        md = banner.select_one("summary a.trtdocs-download-md")
-        assert md is not None, f"{doc}: the .md link is not on the banner's first line"
+    for doc, entry in provenance(built_site)["notebooks"].items():
+        row = main_content(built_site / f"{doc}.html").find(class_="trtdocs-downloads-row")
+        if entry["status"] == "no code cells":  # nothing to run: no downloads line
+            assert row is None, doc
+            continue
+        md = row.select_one("a.trtdocs-download-md")
+        assert md is not None, f"{doc}: the .md link is not on the downloads line"
         assert md.get("download") == f"{doc.rsplit('/', 1)[-1]}.md", md
 
 
@@ -224,8 +232,10 @@ def test_probe_diagnostic_appears_once(built_site: Path) -> None:
     assert error in report.select_one(".trtdocs-build-machine").get_text()
     assert error not in report.select_one("table").get_text()
     for doc in notebook_docs(built_site):
-        banner = main_content(built_site / f"{doc}.html").find(class_="trtdocs-status")
-        assert error not in banner.get_text(), f"{doc}: the banner repeats the probe's diagnostic"
+        banner = _soup(built_site / f"{doc}.html").find(class_="trtdocs-status")
+        assert banner is None or error not in banner.get_text(), (
+            f"{doc}: the status repeats the probe's diagnostic"
+        )
 
 
 def test_running_time_from_the_provenance(built_site: Path) -> None:
@@ -318,36 +328,32 @@ def test_every_notebook_page_states_what_it_needs(built_site: Path) -> None:
     docs = notebook_docs(built_site)
     assert docs, "provenance.json lists no notebooks"
     for doc in docs:
-        article = main_content(built_site / f"{doc}.html")
-        first_block = article.find("h1").find_next(
-            lambda t: t.name in ("details", "div", "p", "section") and t.get("class")
-        )
-        assert first_block is not None and "trtdocs-status" in first_block["class"], (
-            f"{doc}: the status banner is not the first thing under the title"
-        )
-        text = first_block.get_text(" ", strip=True)
         status = provenance(built_site)["notebooks"][doc]["status"]
-        if status == "no code cells":  # nothing of it runs: it names no needs and no run
-            assert text.startswith("No code cells ·") and "code cells run" not in text, (
-                f"{doc}: {text}"
-            )
-        else:
-            assert re.search(r"(Runs|Its code cells run) on a CPU\.|Needs .+\.", text), (
-                f"{doc}: banner does not say what it needs: {text}"
-            )
-        assert f"trtdocs-status-{status.replace(' ', '-')}" in first_block["class"]
+        box = _soup(built_site / f"{doc}.html").select_one("footer details.trtdocs-status")
+        if status == "no code cells":  # nothing of it runs: no status at all
+            assert box is None, doc
+            continue
+        assert box is not None, f"{doc}: no status in the page's footer"
+        text = box.get_text(" ", strip=True)
+        assert re.search(r"(Runs|Its code cells run) on a CPU\.|Needs .+\.", text), (
+            f"{doc}: the status does not say what it needs: {text}"
+        )
+        assert f"trtdocs-status-{status.replace(' ', '-')}" in box["class"]
 
 
 def test_notebook_downloads(built_site: Path) -> None:
     entries = provenance(built_site)["notebooks"]
     for doc, entry in entries.items():
         page = built_site / f"{doc}.html"
-        banner = main_content(page).find(class_="trtdocs-status")
-        ipynb = banner.find("a", class_="trtdocs-download-ipynb")
-        md = banner.find("a", class_="trtdocs-download-md")
-        assert ipynb is not None and md is not None, f"{doc}: no download links in the banner"
-        ipynb_path, _ = resolve(page, ipynb["href"])
-        md_path, _ = resolve(page, md["href"])
+        row = main_content(page).find(class_="trtdocs-downloads-row")
+        if entry["status"] == "no code cells":  # no line links them; the files are there
+            ipynb_path, md_path = page.with_suffix(".ipynb"), page.with_suffix(".md")
+        else:
+            ipynb = row.find("a", class_="trtdocs-download-ipynb")
+            md = row.find("a", class_="trtdocs-download-md")
+            assert ipynb is not None and md is not None, f"{doc}: no download links"
+            ipynb_path, _ = resolve(page, ipynb["href"])
+            md_path, _ = resolve(page, md["href"])
         # the page's source with its MyST rendered into Markdown: the same code cells, no directive
         assert _code_cells(md_path) == _code_cells(ROOT / f"{doc}.md"), (
             f"{doc}.md: not the page's code cells"
@@ -391,7 +397,9 @@ def test_notebook_downloads(built_site: Path) -> None:
         assert len(notes) == len(skipped), (
             f"{doc}.ipynb: {len(notes)} notes for {len(skipped)} cells that did not run"
         )
-        assert ipynb.get_text() == f"{doc.rsplit('/', 1)[-1]}.ipynb"
+        if row is not None:
+            assert ipynb.get_text() == "notebook (.ipynb)"
+            assert ipynb["download"] == f"{doc.rsplit('/', 1)[-1]}.ipynb"
 
 
 def test_index_gives_the_reading_order(built_site: Path) -> None:

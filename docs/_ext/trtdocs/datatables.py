@@ -1,11 +1,14 @@
 """Tables of the guide's data files: ``{data-table} <name>`` renders
 ``docs/data/<name>.toml`` with the columns :data:`TABLES` gives it.
 
-Each cell is MyST inline text (code, ``{feature}`` and ``{ref}`` roles),
-parsed where the directive stands, so a version note in a table comes from
-the features table like one in prose, and code stays code (a literal: no smart
-quotes, no break inside a name). A column with nothing in any row (a version
-note that the documented release does not need) is left out. A table whose
+Each cell is MyST inline text (code and ``{ref}`` roles), parsed where the
+directive stands, so code stays code (a literal: no smart quotes, no break
+inside a name). A version-note column holds a feature id per row and shows
+what the features table says of each (:meth:`~.features.model.FeaturesTable.column_notes`):
+the state of each row ("In 2.14", "In 2.15, not released"), linked to the
+matrix; a column whose rows all say the same says it once, in the table's
+caption; one where the documented release has every row's feature says
+nothing. A column with nothing in any row is left out. A table whose
 spec names an ``anchor`` field gives each row that id, a link to itself, and
 an entry in the site's search (:data:`OBJECT_TYPE`). The page is re-read when
 the data file changes.
@@ -14,7 +17,7 @@ the data file changes.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -23,6 +26,8 @@ from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from . import config, tomlfile
+from .features.model import Feature
+from .features.nodes import ROLE_CLASS, matrix_ref, table_of, use_feature
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -39,8 +44,8 @@ def _text(key: str) -> Callable[[Entry], str]:
     return lambda e: str(e[key])
 
 
-def _feature(key: str, absent: str = "") -> Callable[[Entry], str]:
-    return lambda e: f"{{feature}}`{e[key]}`" if e.get(key) else absent
+def _nothing(e: Entry) -> str:
+    return ""
 
 
 def _symptom(e: Entry) -> str:
@@ -53,6 +58,15 @@ class Column:
     title: str
     cell: Callable[[Entry], str]  # entry -> MyST inline text
     width: int  # relative width (colspec)
+    # a version-note column: the entry's field holding a feature id, and what a row
+    # without one says ("" = nothing)
+    feature: str = ""
+    absent: str = ""
+
+
+def notes(title: str, key: str, width: int, absent: str = "") -> Column:
+    """A version-note column: the feature id in field ``key`` of each entry."""
+    return Column(title, _nothing, width, feature=key, absent=absent)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -81,8 +95,8 @@ TABLES: Mapping[str, TableSpec] = MappingProxyType(
                 Column("Default", _text("default"), 18),
                 # scope and C++ call in one column: seven columns do not fit the page at 1280 px
                 Column("Set from C++", lambda e: f"{e['scope']} option: {e['cpp']}", 28),
-                Column("From Python", _feature("python", "no"), 12),
-                Column("First release", _feature("feature"), 12),
+                notes("From Python", "python", 12, absent="no"),
+                notes("First release", "feature", 12),
             ),
             definitions=("name", "meaning"),
         ),
@@ -93,7 +107,7 @@ TABLES: Mapping[str, TableSpec] = MappingProxyType(
                 Column("When", _text("when"), 8),
                 Column("Cause", _text("cause"), 26),
                 Column("Fix", _text("fix"), 26),
-                Column("Feature", _feature("feature"), 16),
+                notes("Feature", "feature", 16),
             ),
             anchor=("anchor", "symptom"),
         ),
@@ -103,7 +117,7 @@ TABLES: Mapping[str, TableSpec] = MappingProxyType(
                 Column("", lambda e: f"**{e['aspect']}**", 16),
                 Column("`.pte` (ExecuTorch)", _text("pte"), 34),
                 Column("`.pt2` (ExportedProgram)", _text("pt2"), 34),
-                Column("Feature", _feature("feature"), 16),
+                notes("Feature", "feature", 16),
             ),
         ),
         "save-options": TableSpec(
@@ -111,7 +125,7 @@ TABLES: Mapping[str, TableSpec] = MappingProxyType(
             (
                 Column("Option", _code("name"), 22),
                 Column("Default", _code("default"), 8),
-                Column("Since", _feature("feature"), 16),
+                notes("Since", "feature", 16),
                 Column("Meaning", _text("meaning"), 54),
             ),
         ),
@@ -132,6 +146,10 @@ def load(path: Path, spec: TableSpec) -> list[Entry]:
     return entries
 
 
+# A body cell: MyST inline text, or a version note (the feature, the note's text).
+Cell = str | tuple[Feature, str]
+
+
 class DataTable(SphinxDirective):
     """``{data-table} <name>``: the table of ``<trtdocs_data_dir>/<name>.toml``."""
 
@@ -150,12 +168,15 @@ class DataTable(SphinxDirective):
         self.env.note_dependency(str(path))
         try:
             entries = load(path, spec)
-            rows = [[col.cell(e) for col in spec.columns] for e in entries]
+            rows: list[list[Cell]] = [[col.cell(e) for col in spec.columns] for e in entries]
+            once = self._notes(spec, entries, rows)
         except KeyError as exc:
             raise self.error(f"data-table: {path}: an entry lacks the field {exc}") from None
         except ValueError as exc:
             raise self.error(f"data-table: {exc}") from None
         table = self._table(spec, rows, name)
+        if once:
+            table.insert(0, self._caption(once))
         if spec.anchor:
             self._anchor_rows(table, spec.anchor, entries, path)
         _drop_empty_columns(table)
@@ -163,6 +184,40 @@ class DataTable(SphinxDirective):
         if spec.definitions:
             out.append(self._definitions(spec.definitions, entries))
         return out
+
+    def _notes(
+        self, spec: TableSpec, entries: list[Entry], rows: list[list[Cell]]
+    ) -> list[tuple[str, Feature]]:
+        """Each version-note column's cells in ``rows`` (feature, note); what a
+        column says once for every row: (its title, the feature)."""
+        features = table_of(self.env)
+        once = []
+        for i, col in enumerate(spec.columns):
+            if not col.feature:
+                continue
+            ids = [str(e.get(col.feature, "")) for e in entries]
+            known = {
+                fid: feature
+                for fid in dict.fromkeys(filter(None, ids))
+                if (feature := use_feature(self.env, fid, self.get_location())) is not None
+            }
+            if len(known) < len(set(filter(None, ids))):
+                raise ValueError(f"{col.title}: an unknown feature id (logged above)")
+            texts, said = features.column_notes(ids)
+            for row, fid, text in zip(rows, ids, texts, strict=True):
+                row[i] = (known[fid], text) if text else ("" if fid else col.absent)
+            if said:
+                once.append((col.title, known[said]))
+        return once
+
+    def _caption(self, once: list[tuple[str, Feature]]) -> nodes.title:
+        """ "From Python: In 2.15, not released": what every row of a column says, once."""
+        features = table_of(self.env)
+        caption = nodes.title(classes=["trtdocs-data-caption"])
+        for n, (title, feature) in enumerate(once):
+            caption += nodes.Text(f"{'; ' if n else ''}{title}: ")
+            caption += matrix_ref(self.env, feature, features.table_note(feature))
+        return caption
 
     def _anchor_rows(
         self, table: nodes.table, fields: tuple[str, str], entries: list[Entry], path: Path
@@ -199,7 +254,7 @@ class DataTable(SphinxDirective):
         parsed, messages = self.parse_inline(text, lineno=self.lineno)
         return [*parsed, *messages]
 
-    def _table(self, spec: TableSpec, rows: list[list[str]], name: str) -> nodes.table:
+    def _table(self, spec: TableSpec, rows: list[list[Cell]], name: str) -> nodes.table:
         table = nodes.table(classes=["trtdocs-data-table", f"trtdocs-data-{name}"])
         group = nodes.tgroup(cols=len(spec.columns))
         table += group
@@ -214,11 +269,17 @@ class DataTable(SphinxDirective):
             body += self._row(cells)
         return table
 
-    def _row(self, cells: list[str]) -> nodes.row:
+    def _row(self, cells: Sequence[Cell]) -> nodes.row:
         row = nodes.row()
-        for text in cells:
+        for cell in cells:
             entry = nodes.entry()
-            entry += nodes.paragraph("", "", *self._inline(text))
+            if isinstance(cell, str):
+                entry += nodes.paragraph("", "", *self._inline(cell))
+            else:  # a version note, linked to its feature's row of the matrix
+                feature, text = cell
+                note = nodes.inline(classes=[ROLE_CLASS])
+                note += matrix_ref(self.env, feature, text)
+                entry += nodes.paragraph("", "", note)
             row += entry
         return row
 
@@ -257,6 +318,7 @@ def _drop_empty_columns(table: nodes.table) -> None:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("trtdocs.config")
+    app.setup_extension("trtdocs.features")  # version-note columns
     app.add_directive("data-table", DataTable)
     app.add_object_type(OBJECT_TYPE, OBJECT_TYPE, objname=OBJECT_NAME)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

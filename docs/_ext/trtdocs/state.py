@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 # Bump when what the environment keeps changes shape (PagePlan and friends), so
 # that Sphinx discards an environment pickled by older code.
-ENV_VERSION = 11
+ENV_VERSION = 12
 
 
 def _per_build() -> Any:
@@ -59,6 +59,9 @@ class BuildState:
     # pages made from every notebook's plan (build report, page needs): read again when any
     # notebook is read again
     report_docs: set[str] = dataclasses.field(default_factory=set)
+    # pages that show a cell of a notebook ({include-cell}) and say where it ran: read again,
+    # like the report pages, when any notebook is read again
+    include_docs: set[str] = dataclasses.field(default_factory=set)
     # pages made from the installed API (the reference, checked literals, linked code)
     api_docs: set[str] = dataclasses.field(default_factory=set)
     # each notebook page's code cells, and the pages read since their names were last checked
@@ -96,6 +99,7 @@ class BuildState:
         self.plans.pop(docname, None)
         self.feature_refs.pop(docname, None)
         self.report_docs.discard(docname)
+        self.include_docs.discard(docname)
         self.api_docs.discard(docname)
         self.api_cells.pop(docname, None)
         self.api_unchecked.discard(docname)
@@ -114,6 +118,7 @@ class BuildState:
             if doc in other.api_uses:
                 self.api_uses[doc] = other.api_uses[doc]
         self.report_docs |= other.report_docs & docnames
+        self.include_docs |= other.include_docs & docnames
         self.api_unchecked |= other.api_unchecked & docnames
         self.api_docs |= other.api_docs & docnames
         self.backref_docs |= other.backref_docs & docnames

@@ -51,16 +51,20 @@ class Status:
 
     words: str  # how the matrix heads the release and the switcher names it
     unpinned: str  # what the pins column says when the release has no pins
+    # what a version note says of a feature of this release ({release}: "2.15"): one of
+    # the three states a reader sees; the evidence stays in the support matrix
+    state: str
 
 
 STATUSES: Final[Mapping[str, Status]] = MappingProxyType(
     {
-        "released": Status("released", "none stated"),
+        "released": Status("released", "none stated", "In {release}"),
         "described": Status(
             "described upstream, not released",
             "unknown: not released, so no published metadata states them",
+            "In {release}, not released",
         ),
-        "nightly": Status("nightly builds", "set by each nightly build"),
+        "nightly": Status("nightly builds", "set by each nightly build", "Nightly builds only"),
     }
 )
 

@@ -4,6 +4,7 @@ wheel sources, and notes, requirements and install commands come out right."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import re
 from pathlib import Path
@@ -246,77 +247,33 @@ CODE = '{ file = "pytorch/TensorRT/py/a.py", at = "main" }'
 PR = '{ pr = "pytorch/TensorRT#1" }'
 
 
-@pytest.mark.parametrize(
-    ("kind", "since", "nightly", "headline", "needs"),
-    [
-        (
-            "added",
-            "described",
-            ("yes", RUN),
-            "Needs a Torch-TensorRT nightly build; described for 2.15, not released",
-            "Torch-TensorRT 2.15 or newer (described for 2.15, not released)",
-        ),
-        (
-            "added",
-            "described",
-            ("in-code", CODE),
-            "In code in nightly builds, no run shown; described for 2.15, not released",
-            "Torch-TensorRT 2.15 or newer (described for 2.15, not released)",
-        ),
-        (
-            "added",
-            "described",
-            ("described", PR),
-            "Described for 2.15, not released",
-            "Torch-TensorRT 2.15 or newer (described for 2.15, not released)",
-        ),
-        (
-            "added",
-            "unknown",
-            ("yes", RUN),
-            "Needs a Torch-TensorRT nightly build; not known for 2.15",
-            "Torch-TensorRT 2.15 or newer (not known for 2.15)",
-        ),
-        (
-            "added",
-            "in-code",
-            ("yes", RUN),
-            "Needs Torch-TensorRT 2.15 or newer; in code in 2.15, no run shown",
-            "Torch-TensorRT 2.15 or newer",
-        ),
-        (
-            "added",
-            "broken",
-            ("broken", PR),
-            "Needs Torch-TensorRT 2.15 or newer; fails in 2.15",
-            "Torch-TensorRT 2.15 or newer",
-        ),
-        (
-            "changed",
-            "described",
-            ("yes", RUN),
-            "Changed in nightly builds; described for 2.15, not released",
-            None,
-        ),
-        (
-            "changed",
-            "described",
-            ("described", PR),
-            "Described as changed for 2.15, not released",
-            None,
-        ),
-    ],
-)
-def test_headline_follows_the_since_cell(
-    tmp_path: Path,
-    kind: str,
-    since: str,
-    nightly: tuple[str, str],
-    headline: str,
-    needs: str | None,
+# Each state of the documented release's own cell.
+DOCUMENTED_STATES = [
+    ("yes", RUN),
+    ("in-code", CODE),
+    ("described", PR),
+    ("broken", PR),
+    ("unknown", PR),
+]
+
+
+# The three states a reader sees, from the release that brings a feature: never the
+# evidence (a run, code, a description), which the support matrix alone gives.
+STATES_OF_A_LATER_FEATURE = [
+    (kind, since, nightly)
+    for kind in ("added", "changed")
+    for since in ("described", "unknown", "in-code", "broken")
+    for nightly in (("yes", RUN), ("in-code", CODE), ("described", PR), ("broken", PR))
+]
+
+
+@pytest.mark.parametrize(("kind", "since", "nightly"), STATES_OF_A_LATER_FEATURE)
+def test_a_later_release_feature_reads_in_that_release_whatever_its_evidence(
+    tmp_path: Path, kind: str, since: str, nightly: tuple[str, str]
 ) -> None:
-    # planted: a feature described for 2.15 whose 2.15 cell no run shows;
-    # "Needs Torch-TensorRT 2.15 or newer" alone would claim more than the cell
+    # planted: a feature 2.15 brings, with each evidence its cells may have; the old notes
+    # said six things ("Needs a nightly build; described for 2.15", "Changed in nightly
+    # builds; ...", "In code in nightly builds, no run shown; ..."), a reader gets one
     table = tmp_path / "features.toml"
     planted = DESCRIBED % (since, CODE if since == "in-code" else PR, *nightly)
     if kind == "changed":
@@ -325,29 +282,21 @@ def test_headline_follows_the_since_cell(
     t14 = load(table)
     feature = t14.feature("planted")
     assert feature.kind == kind
-    assert t14.availability(feature) == headline
-    if needs is not None:  # a gated cell's mark says the same as the note; it runs from 2.15 on
-        requirement = t14.requirement("planted")
-        assert (str(requirement), requirement.needs) == ("torch_tensorrt>=2.15", needs)
+    assert t14.availability(feature) == t14.note_text(feature) == "In 2.15, not released"
+    # a gated cell's mark names the same release; it runs from 2.15 on
+    requirement = t14.requirement("planted")
+    assert (str(requirement), requirement.needs) == (
+        "torch_tensorrt>=2.15",
+        "Torch-TensorRT 2.15 or newer (not released)",
+    )
 
 
-# Each state of the documented release's own cell, as its note's headline says it. An
-# in-code remark names the missing run, and stands in place of "no run shown".
-DOCUMENTED_STATES = [
-    ("yes", RUN, "a remark", ""),
-    ("in-code", CODE, "no run with engines shown", "In code in 2.14, no run with engines shown"),
-    ("described", PR, "a remark", "Described for 2.14; the release does not show it: a remark"),
-    ("broken", PR, "a remark", "Fails in 2.14: a remark"),
-    ("unknown", PR, "a remark", "Not known for 2.14: a remark"),
-]
-
-
-@pytest.mark.parametrize("state, source, remark, headline", DOCUMENTED_STATES)
-def test_each_state_of_the_documented_release_reads_in_plain_words(
-    tmp_path: Path, state: str, source: str, remark: str, headline: str
+@pytest.mark.parametrize("state, source", DOCUMENTED_STATES)
+def test_the_documented_release_says_nothing_of_its_evidence(
+    tmp_path: Path, state: str, source: str
 ) -> None:
     table = tmp_path / "features.toml"
-    cells = f'"2.14" = {{ state = "{state}", sources = [{source}], remark = "{remark}" }}'
+    cells = f'"2.14" = {{ state = "{state}", sources = [{source}], remark = "no run shown" }}'
     table.write_text(
         FIXTURE.read_text().replace(
             f'"2.14" = {{ state = "yes", sources = [{RUN}] }}, "2.15" = {{ state = "unknown" }}',
@@ -358,39 +307,43 @@ def test_each_state_of_the_documented_release_reads_in_plain_words(
     t = load(table)
     feature = t.feature("internal")
     assert feature.cells["2.14"].state == state
-    # a yes says nothing: the guide is about the documented release
-    assert t.availability(feature) == headline
-    # the gate follows the code: a cell gated on it runs
-    # on 2.14, where the GPU build's run is what counts
+    # the guide is about the documented release: its pages say nothing of a feature it has,
+    # and a table column that needs to name it says "In 2.14", whatever the cell shows
+    assert (t.availability(feature), t.table_note(feature)) == ("", "In 2.14")
+    # the gate follows the code: a cell gated on it runs on 2.14, where the GPU build's run
+    # is what counts
     assert str(t.requirement("internal")) == "torch_tensorrt>=2.14"
 
 
-def test_an_in_code_documented_cell_gets_a_note(table: F.FeaturesTable) -> None:
-    # the documented release has weight streaming's option, but no run shows an engine stream
+def test_a_page_that_teaches_a_documented_feature_does_not_doubt_it(
+    table: F.FeaturesTable,
+) -> None:
+    # the runtime-options page teaches weight streaming's option as 2.14's; no run shows an
+    # engine stream, which the matrix says (the remark), never the page's note or table
     feature = table.feature("weight-streaming")
-    assert table.availability(feature) == f"In code in 2.14, {feature.cells['2.14'].remark}"
-    assert feature.cells["2.14"].remark.startswith("no run")
-    assert table.availability(table.feature("pte-save")) == ""  # a yes says nothing
+    assert feature.cells["2.14"].state == "in-code" and feature.cells["2.14"].remark
+    assert table.note_text(feature) == ""
+    assert table.table_note(feature) == "In 2.14"
+    assert table.availability(table.feature("pte-save")) == ""
 
 
 # (documented release, feature, what is asked, what it says). What the documented release
-# has says nothing to its reader; a platform limit counts against the documented
-# release's own platforms (2.14 is Linux only).
+# has says nothing to its reader; a platform limit counts against the platforms of the
+# release a reader gets the feature in (2.14 is Linux only).
 NOTES_BY_DOCUMENTED_RELEASE = [
     ("2.14", "old", "availability", ""),
     ("2.14", "old", "note_text", ""),
-    ("2.14", "next", "availability", "Needs Torch-TensorRT 2.15 or newer"),
-    # the newest numbered release lacks it too, so the note names that one
-    # words from the 2.15 cell, which is unknown: not
-    # "newer than 2.15", which would say 2.15 lacks it
-    ("2.14", "future", "availability", "Needs a Torch-TensorRT nightly build; not known for 2.15"),
-    ("2.14", "changed", "availability", "Changed in 2.15"),
+    ("2.14", "next", "availability", "In 2.15, not released"),
+    ("2.14", "future", "availability", "Nightly builds only"),
+    ("2.14", "changed", "availability", "In 2.15, not released"),
     ("2.15", "old", "availability", ""),
     ("2.15", "next", "availability", ""),
     ("2.15", "changed", "note_text", ""),
+    ("2.15", "future", "note_text", "Nightly builds only"),
     ("2.14", "old", "platform_limit", ""),
     ("2.14", "runner", "platform_limit", "Linux x86-64 only"),
     ("2.14", "runner", "note_text", "Linux x86-64 only"),
+    ("2.14", "runner", "table_note", "In 2.14; Linux x86-64 only"),
     ("2.15", "old", "platform_limit", ""),
     ("2.15", "runner", "platform_limit", "Linux x86-64 only"),
 ]
@@ -404,25 +357,38 @@ def test_notes_relative_to_documented_release(
     assert getattr(table, asked)(table.feature(fid)) == expected
 
 
-def test_a_nightly_feature_says_what_the_newest_release_cell_says(tmp_path: Path) -> None:
-    # review 1, finding 5: "a build newer than 2.15" told readers 2.15 lacks a feature that no
-    # source shows either way; the words now follow the 2.15 cell, whatever its state
-    unknown = (
-        '"2.15" = { state = "unknown", sources = [{ pr = "pytorch/TensorRT#2", shows = "a fixture '
-        'note" }] }'
-    )
-    assert unknown in FIXTURE.read_text()
-    table = tmp_path / "features.toml"
-    table.write_text(
-        FIXTURE.read_text().replace(
-            unknown, '"2.15" = { state = "no", sources = [{ pr = "pytorch/TensorRT#2" }] }', 1
-        )
-    )
-    t = load(table)
-    assert (
-        t.availability(t.feature("future")) == "Needs a Torch-TensorRT nightly build; not in 2.15"
-    )
-    assert t.requirement("future").needs == "a Torch-TensorRT nightly build (not in 2.15)"
+def test_the_three_states_come_from_the_vocabulary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every note says one of three things, each written once (vocab.STATUSES): a
+    release that reaches PyPI changes its notes without a page being edited."""
+    from trtdocs import vocab
+
+    t = load(FIXTURE)
+    said = {t.state(f) for f in t.features}
+    assert said == {"In 2.14", "In 2.15, not released", "Nightly builds only"}
+    released = dataclasses.replace(t.release("2.15"), status="released")
+    t_out = dataclasses.replace(t, releases={**t.releases, "2.15": released})
+    assert t_out.availability(t_out.feature("next")) == "In 2.15"
+    assert t_out.requirement("next").needs == "Torch-TensorRT 2.15 or newer"
+    # planted: the vocabulary's words change, and every note with them
+    planted = {
+        k: dataclasses.replace(v, state=v.state.replace("In ", "Available in "))
+        for k, v in vocab.STATUSES.items()
+    }
+    monkeypatch.setattr(vocab, "STATUSES", planted)
+    monkeypatch.setattr("trtdocs.features.words.STATUSES", planted)
+    assert t.availability(t.feature("next")) == "Available in 2.15, not released"
+
+
+def test_a_column_says_a_state_once_when_every_row_says_it() -> None:
+    t = load(FIXTURE)
+    # every row the same later state: no row says it, the table does once (its caption)
+    assert t.column_notes(["next", "changed"]) == (["", ""], "next")
+    # the documented release everywhere, or no feature: the column says nothing
+    assert t.column_notes(["old", "", "coded"]) == (["", "", ""], "")
+    # mixed: each row its state, the documented release's included
+    assert t.column_notes(["old", "next", ""]) == (["In 2.14", "In 2.15, not released", ""], "")
+    # a row without a feature keeps the column from saying it once
+    assert t.column_notes(["next", ""]) == (["In 2.15, not released", ""], "")
 
 
 def test_a_feature_the_documented_release_lacks_has_no_platforms_there() -> None:
@@ -475,11 +441,11 @@ def test_gated_reason_names_needed_and_installed_versions() -> None:
     [unmet] = requirements.evaluate(["feature:next"], env, features=t.requirement)
     # what a reader reads in marks and banners: the release in words, no feature id
     assert (unmet.needs, unmet.reason) == (
-        "Torch-TensorRT 2.15 or newer",
+        "Torch-TensorRT 2.15 or newer (not released)",
         "torch_tensorrt 2.14.0 is installed",
     )
     [unmet] = requirements.evaluate(["feature:future"], env, features=t.requirement)
-    assert unmet.needs == "a Torch-TensorRT nightly build (not known for 2.15)"
+    assert unmet.needs == "a Torch-TensorRT nightly build"
     assert unmet.reason == "torch_tensorrt 2.14.0 is installed"
     assert (
         requirements.evaluate(
@@ -512,8 +478,7 @@ def test_gating_marks_the_cell(tmp_path: Path) -> None:
     [skipped] = plan.skipped
     assert (skipped.number, skipped.needs) == (2, ("feature:future",))
     assert skipped.reasons == (
-        "needs a Torch-TensorRT nightly build (not known for 2.15): "
-        "torch_tensorrt 2.14.0 is installed",
+        "needs a Torch-TensorRT nightly build: torch_tensorrt 2.14.0 is installed",
     )
     assert (
         SKIP_TAG in nb.cells[skipped.index].metadata["tags"]
@@ -521,7 +486,7 @@ def test_gating_marks_the_cell(tmp_path: Path) -> None:
     )
     assert len(nb.cells) == cells  # nothing written into the notebook
     assert mark_line(skipped.needs, plan.needs) == (
-        "Not run in this build: needs a Torch-TensorRT nightly build (not known for 2.15)."
+        "Not run in this build: needs a Torch-TensorRT nightly build."
     )
 
 

@@ -26,8 +26,8 @@ def test_a_page_without_code_cells_has_no_run() -> None:
     assert not {"executed_at", "duration_s", "environment"} & entry.keys()
     assert running_time({**entry, "duration_s": 2.5}) is None
     text = banner(plan, entry, "notebooks/overview", blocks={"shell": 2}).astext()
-    assert text.startswith("No code cells · overview.ipynb · overview.md")
-    assert "Executed" not in text and "CPU" not in text and "Outputs below" not in text
+    assert text.startswith("No code cells\n")
+    assert "Executed" not in text and "CPU" not in text and "outputs on this page" not in text
     assert "code cells run" not in text  # nothing said of code cells it does not have
     assert "Shown as text, not run in this build: 2 shell blocks." in text
     assert "overview.ipynb, the notebook as written: it has no code cells" in text
@@ -55,8 +55,27 @@ def test_an_earlier_builds_run_offers_these_outputs() -> None:
 
 
 def test_requirements_that_read_the_same_are_said_once() -> None:
-    words = "Torch-TensorRT 2.15 or newer (described for 2.15, not released)"
+    words = "Torch-TensorRT 2.15 or newer (not released)"
     plan = PagePlan(
         ("cuda",), ("feature:a", "feature:b"), 3, [], needs={"feature:a": words, "feature:b": words}
     )
     assert needs_text(plan) == f"Needs a CUDA GPU, {words}."
+
+
+def test_the_status_line_holds_no_link() -> None:
+    # a <summary> is a control; a link inside it is a control no keyboard or screen reader can
+    # use (axe: nested-interactive). The downloads are a line of their own (downloads.row)
+    from docutils import nodes
+
+    from trtdocs.notebooks.downloads import row
+    from trtdocs.output.folding import download_link, folded_summary
+
+    plan = PagePlan((), (), 2, [])
+    entry = {"status": "executed", "environment": CPU, "executed_at": "2026-01-02T03:04:05+00:00"}
+    summary = next(banner(plan, entry, "notebooks/a").findall(folded_summary))
+    assert summary.astext() == "Executed in this build · Test CPU CPU, no CUDA GPU · 2026-01-02"
+    assert not list(summary.findall(nodes.reference)) + list(summary.findall(download_link))
+    # planted: the summary as it was, with the downloads in it, is caught
+    summary += row("notebooks/a").children
+    assert list(summary.findall(download_link))
+    assert [n["filename"] for n in row("notebooks/a").findall(download_link)] == ["a.ipynb", "a.md"]

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 
 # Its modules that are Sphinx extensions, set up in this order.
-PARTS = ("sphinx", "signatures", "xref", "codelinks", "backrefs")
+PARTS = ("sphinx", "signatures", "xref", "codelinks", "backrefs", "pagetitles")
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

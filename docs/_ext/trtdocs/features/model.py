@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from packaging.requirements import Requirement
@@ -26,7 +26,7 @@ from ..vocab import (
 )
 from .releases import Release, normalize_url
 from .sources import Source
-from .words import needs_words, release_words, sentence, state_words
+from .words import needs_words, state_words
 
 # Feature kind -> how its notes head it: a new feature, or a behaviour that changed
 # (rendered like Sphinx's versionchanged).
@@ -148,11 +148,11 @@ class FeaturesTable:
         """The torch_tensorrt requirement ``feature:<id>`` stands for, with what
         it needs in a reader's words (no feature id: marks and banners show it).
 
-        A release feature needs ``torch_tensorrt>=<since>``. A nightly-only
-        feature needs a version past the newest numbered release, which no
-        release satisfies and a later nightly (a ``.dev`` build) does; its words
-        say what the newest release's cell says ("not known for 2.15"), not that
-        the release lacks it.
+        A release feature needs ``torch_tensorrt>=<since>``: a cell gated on it
+        runs wherever the installed release may have the code, and the GPU
+        build's run is what the support matrix cites. A nightly-only feature
+        needs a version past the newest numbered release, which no release
+        satisfies and a later nightly (a ``.dev`` build) does.
         """
         try:
             feature = self.feature(feature_id)
@@ -161,93 +161,71 @@ class FeaturesTable:
                 f"unknown feature {feature_id!r}: {self.path} has no such id"
             ) from None
         package = FEATURE_PACKAGE
+        since = self.release(feature.since)
+        needs = needs_words(since.key, since.status)
         if feature.since != NIGHTLY:
-            # a cell gated on it runs wherever the installed release may have the code: the
-            # GPU build's run is what turns "in code" or "described" into "yes"
-            needs = f"Torch-TensorRT {feature.since} or newer"
-            since = feature.cells[feature.since]
-            if since.state in ("described", "unknown"):  # the words follow the cells
-                needs += f" ({self._state(feature, feature.since)})"
             return FeatureRequirement(f"{package}>={feature.since}", needs)
         newest = self.newest.number
         assert newest is not None
-        spec = f"{package}>={newest.major}.{newest.minor + 1}.0.dev0"
-        return FeatureRequirement(
-            spec, f"a Torch-TensorRT nightly build ({self._state(feature, self.newest.key)})"
-        )
+        return FeatureRequirement(f"{package}>={newest.major}.{newest.minor + 1}.0.dev0", needs)
 
     # -- notes
-    def first(self, feature: Feature, states: frozenset[str] | set[str]) -> str | None:
-        """The first release from ``since`` on whose cell is in ``states``; None if none is."""
-        return next(
-            (
-                k
-                for k in list(self.releases)[self._index(feature.since) :]
-                if feature.cells[k].state in states
-            ),
-            None,
+    def release_of(self, feature: Feature) -> Release:
+        """The release a reader of this guide gets ``feature`` in: the documented
+        one when it has it, else the one that brings it (``since``)."""
+        return (
+            self.documented_release
+            if self.has(feature, self.documented)
+            else self.release(feature.since)
         )
 
-    def shown_in(self, feature: Feature) -> str | None:
-        """The first release from ``since`` on whose cell shows a run (yes)."""
-        return self.first(feature, {"yes"})
-
-    def _state(self, feature: Feature, key: str, remark: bool = False) -> str:
-        """What cell ``key`` of ``feature`` says, in a reader's words ("in code in 2.14, no run
-        shown"), with its remark when ``remark``."""
-        cell = feature.cells[key]
-        return state_words(cell.state, key, self.release(key).status, cell.remark if remark else "")
+    def state(self, feature: Feature) -> str:
+        """Which of the three states ``feature`` is in, in a reader's words: "In
+        2.14", "In 2.15, not released", "Nightly builds only" (vocab.Status.state).
+        A changed behaviour reads the same: the note's text says what changed."""
+        release = self.release_of(feature)
+        return state_words(release.key, release.status)
 
     def availability(self, feature: Feature) -> str:
-        """The headline of a note, relative to the documented release: what a
-        reader of this guide needs to know, in the words of the cells. "" when
-        a run shows the documented release has the feature (the whole guide is
-        about that release)."""
-        documented = self.documented
-        if self.has(feature, documented):
-            yes = feature.cells[documented].state == "yes"
-            return "" if yes else sentence(self._state(feature, documented, remark=True))
-        since, changed = feature.since, feature.kind == "changed"
-        if since == NIGHTLY:  # the newest release's cell is no or unknown: say which
-            return f"{needs_words(NIGHTLY)}; {self._state(feature, self.newest.key)}"
-        state = feature.cells[since].state
-        if state not in ("described", "unknown"):  # the release that brings it has it
-            head = f"Changed in {since}" if changed else needs_words(since)
-            return head if state == "yes" else f"{head}; {self._state(feature, since)}"
-        said = self._state(feature, since)
-        shown = self.shown_in(feature)
-        if shown is not None:
-            head = f"Changed in {release_words(shown)}" if changed else needs_words(shown)
-            return f"{head}; {said}"
-        coded = self.first(feature, {"in-code", "broken"})
-        if coded is not None:
-            return f"{sentence(self._state(feature, coded))}; {said}"
-        if changed and state == "described":
-            return "Described as changed" + said.removeprefix("described")
-        return sentence(said)
+        """The headline of a note, relative to the documented release: its
+        :meth:`state`; "" when the documented release has the feature (the whole
+        guide is about that release). The evidence behind a state (a run, code,
+        a description) is the support matrix's, never a note's."""
+        return "" if self.has(feature, self.documented) else self.state(feature)
 
     def platform_limit(self, feature: Feature) -> str:
-        """Where the feature works, when that is narrower than its release:
-        'Linux x86-64 only' in the documented release, 'Linux only in 2.15' in
-        the release that brings it; '' otherwise."""
-        key = (
-            self.documented
-            if self.has(feature, self.documented)
-            else feature.since
-            if feature.cells[feature.since].state not in ("described", "unknown")
-            else self.first(feature, {"yes", "in-code", "broken"}) or feature.since
-        )
-        here = self.platforms(feature, key)
-        if set(here) >= set(self.release(key).platforms):
+        """Where the feature works, when that is narrower than the release a
+        reader gets it in (:meth:`release_of`): "Linux x86-64 only"; "" otherwise."""
+        release = self.release_of(feature)
+        here = self.platforms(feature, release.key)
+        if set(here) >= set(release.platforms):
             return ""
-        where = f"{platform_words(here)} only"
-        return where if key == self.documented else f"{where} in {release_words(key)}"
+        return f"{platform_words(here)} only"
 
     def note_text(self, feature: Feature) -> str:
         """The one-line note: headline and platform limit; "" when there is
         nothing a reader of the documented release needs (no note is printed)."""
         parts = [p for p in (self.availability(feature), self.platform_limit(feature)) if p]
         return "; ".join(parts)
+
+    def table_note(self, feature: Feature) -> str:
+        """A table cell's note: the state, the documented release's included ("In
+        2.14"), where other rows of its column say another release; and the
+        platform limit."""
+        return "; ".join(p for p in (self.state(feature), self.platform_limit(feature)) if p)
+
+    def column_notes(self, ids: Sequence[str]) -> tuple[list[str], str]:
+        """What a table column of feature ids (one per row, "" for none) says: the
+        note of each row, or, when every row says the same, no row and that one
+        feature's id, for the table to say once (its caption). A column where no
+        row needs a note (the documented release everywhere) says nothing."""
+        features = [self.feature(i) if i else None for i in ids]
+        if all(f is None or not self.note_text(f) for f in features):
+            return ["" for _ in ids], ""
+        notes = [self.table_note(f) if f else "" for f in features]
+        if all(ids) and len(set(notes)) == 1:
+            return ["" for _ in ids], ids[0]
+        return notes, ""
 
     def cell_words(self, feature: Feature, release: Release) -> str:
         """What a matrix cell says: the state, with the platforms where a working

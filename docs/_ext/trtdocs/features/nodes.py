@@ -1,10 +1,12 @@
 """The features table's notes on the pages: ``{feature-note} <id>``,
-``{feature}`<id>```, and ``{install-command} <release>``.
+``{feature}`<id>```, ``{feature-release}`<id>``` and ``{install-command} <release>``.
 
 Every note is generated from the table (:mod:`.model`) relative to the
-documented release and links to the feature's row of the support matrix
-(:mod:`.matrix`). :func:`use_feature` and :func:`matrix_ref` are what other
-parts of the site (the API reference's ``{api-feature}``) use to say the same.
+documented release, says one of three states ("In 2.14", "In 2.15, not
+released", "Nightly builds only") and links to the feature's row of the support
+matrix (:mod:`.matrix`), which alone gives the evidence. :func:`use_feature`
+and :func:`matrix_ref` are what other parts of the site (the API reference's
+``{api-feature}``, the data tables) use to say the same.
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ from .. import state
 from ..output.inline import inline
 from ..vocab import INSTALL_PLATFORMS, INSTALL_TOOLS
 from .model import Feature, FeaturesTable
-from .words import join_over
+from .words import join_over, release_words
 
 logger = logging.getLogger(__name__)
 
 NOTE_CLASS = "trtdocs-version-note"  # the box of {feature-note}
 ROLE_CLASS = "trtdocs-feature"  # the inline note of {feature}
+RELEASE_CLASS = "trtdocs-feature-release"  # the release {feature-release} names
 
 
 def table_of(env: BuildEnvironment) -> FeaturesTable:
@@ -76,10 +79,11 @@ def use_feature(env: BuildEnvironment, feature_id: str, location: Any) -> Featur
 
 class FeatureNote(SphinxDirective):
     """``{feature-note} <id>``: the generated note of one feature, as a box
-    headed by what a reader of the documented release needs to know ("Needs
-    Torch-TensorRT 2.15 or newer", "Changed in 2.15", "Linux x86-64 only").
-    A feature the documented release has everywhere gets no box: the whole
-    guide is about that release."""
+    headed by what a reader of the documented release needs to know: the
+    release a feature comes in ("In 2.15, not released", "Nightly builds
+    only"), and a platform limit ("Linux x86-64 only"). A feature the
+    documented release has everywhere gets no box: the whole guide is about
+    that release."""
 
     required_arguments = 1
     has_content = False
@@ -122,6 +126,20 @@ class FeatureRole(SphinxRole):
             wrapper += matrix_ref(self.env, feature, text)
             wrapper += nodes.Text(")")
         return [wrapper], []
+
+
+class FeatureReleaseRole(SphinxRole):
+    """``{feature-release}`<id>```: the release a reader gets the feature in, as
+    the table says it ("2.14", "2.15", "nightly builds"), so that prose names a
+    release without typing it: a change of the table or of the documented
+    release changes the sentence too."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        feature = use_feature(self.env, self.text.strip(), self.get_location())
+        if feature is None:
+            return [], []
+        key = table_of(self.env).release_of(feature).key
+        return [nodes.inline(text=release_words(key), classes=[RELEASE_CLASS])], []
 
 
 # Text that may separate two inline notes of one run ("a, b", "a and b").

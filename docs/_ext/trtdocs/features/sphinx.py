@@ -17,7 +17,14 @@ from .. import config, state
 from ..vocab import FEATURE_PREFIX, STATUSES
 from .matrix import RELEASES_ID, SupportMatrix
 from .model import FeaturesTable
-from .nodes import FeatureNote, FeatureNoteParentheses, FeatureRole, InstallCommand, table_of
+from .nodes import (
+    FeatureNote,
+    FeatureNoteParentheses,
+    FeatureReleaseRole,
+    FeatureRole,
+    InstallCommand,
+    table_of,
+)
 from .validate import FeaturesError, line_of, load
 
 if TYPE_CHECKING:
@@ -185,6 +192,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("html-page-context", _page_context)
     app.add_directive("feature-note", FeatureNote)
     app.add_role("feature", FeatureRole())
+    app.add_role("feature-release", FeatureReleaseRole())
     app.add_transform(FeatureNoteParentheses)
     app.add_directive("support-matrix", SupportMatrix)
     app.add_directive("install-command", InstallCommand)

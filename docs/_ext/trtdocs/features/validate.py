@@ -311,7 +311,7 @@ class _Validator(Fields):
             self.evidence(cell_entry, state, sources)
             remark = self.string(f"{cell_entry}.remark", data.get("remark", "")).strip()
             if state == "in-code" and remark and not remark.startswith(IN_CODE_REMARK):
-                # notes print the remark in place of "no run shown" (words.state_words)
+                # the matrix prints the remark in place of "no run shown" (model.cell_words)
                 raise self.fail(
                     f"{cell_entry}.remark",
                     f"an in-code remark names the run that is missing, "
@@ -333,7 +333,7 @@ class _Validator(Fields):
         return cells
 
 
-# How an in-code cell's remark begins: it names the run that is missing (words.state_words).
+# How an in-code cell's remark begins: it names the run that is missing (model.cell_words).
 IN_CODE_REMARK = "no "
 
 

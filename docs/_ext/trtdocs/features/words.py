@@ -1,14 +1,14 @@
-"""The words of a version note: what a cell's state says to a reader ("in
-code in 2.14, no run shown", "described for 2.15, not released"), how a note
-sits in running text (the sentence around a note that says nothing closes over
-it), and a note's text without its code marks where only plain text fits.
-Pure: no Sphinx."""
+"""The words of a version note: which of three states a feature is in for a
+reader ("In 2.14", "In 2.15, not released", "Nightly builds only"), what a
+not-run mark says a cell needs, how a note sits in running text (the sentence
+around a note that says nothing closes over it), and a note's text without its
+code marks where only plain text fits. Pure: no Sphinx."""
 
 from __future__ import annotations
 
 import re
 
-from ..vocab import NIGHTLY
+from ..vocab import NIGHTLY, STATUSES
 
 _TRAILING_SEPARATOR = re.compile(r"\s*(?:,|;|\band|\bor)\s*$")
 _LEADING_SEPARATOR = re.compile(r"^\s*(?:,|;|and\b|or\b)\s*")
@@ -40,46 +40,19 @@ def release_words(key: str) -> str:
     return "nightly builds" if key == NIGHTLY else key
 
 
-def needs_words(key: str) -> str:
-    """What a reader installs to get a feature that release ``key`` shows."""
-    return (
-        "Needs a Torch-TensorRT nightly build"
-        if key == NIGHTLY
-        else f"Needs Torch-TensorRT {key} or newer"
-    )
+def state_words(key: str, status: str) -> str:
+    """What a version note says of a feature that release ``key`` (whose status is
+    ``status``) brings: one of three states (vocab.Status.state), "In 2.14", "In
+    2.15, not released", "Nightly builds only". What shows it (a run, code, a
+    description) is the support matrix's to say."""
+    return STATUSES[status].state.format(release=release_words(key))
 
 
-# State -> what a cell says of its release, in a note ({release}: "2.14", "nightly builds").
-# An in-code cell's remark says which run is missing ("no run with engines shown";
-# the validator holds it to that), so it takes the place of "no run shown".
-_IN_CODE_WITH_REMARK = "in code in {release}, {remark}"
-_STATE_WORDS = {
-    "yes": "in {release}",
-    "in-code": "in code in {release}, no run shown",
-    "broken": "fails in {release}",
-    "no": "not in {release}",
-    "unknown": "not known for {release}",
-}
-# A described cell says whether its release is out (vocab.STATUSES keys).
-_DESCRIBED_WORDS = {
-    "released": "described for {release}; the release does not show it",
-    "described": "described for {release}, not released",
-    "nightly": "described for {release}; no build is shown to have it",
-}
-
-
-def state_words(state: str, key: str, status: str, remark: str = "") -> str:
-    """What cell ``state`` of release ``key`` (whose status is ``status``) says,
-    then its remark: "described for 2.15, not released: not tested on Windows";
-    an in-code cell's remark names the missing run itself: "in code in 2.14, no
-    run with engines shown"."""
-    if state == "in-code" and remark:
-        return _IN_CODE_WITH_REMARK.format(release=release_words(key), remark=remark)
-    words = _DESCRIBED_WORDS[status] if state == "described" else _STATE_WORDS[state]
-    words = words.format(release=release_words(key))
-    return f"{words}: {remark}" if remark else words
-
-
-def sentence(text: str) -> str:
-    """``text`` with a capital first letter (the rest as it is: code stays code)."""
-    return text[:1].upper() + text[1:]
+def needs_words(key: str, status: str) -> str:
+    """What a reader installs to get what release ``key`` brings, as a not-run mark
+    says it: "Torch-TensorRT 2.15 or newer (not released)", "a Torch-TensorRT
+    nightly build"."""
+    if status == NIGHTLY:
+        return "a Torch-TensorRT nightly build"
+    out = "" if status == "released" else " (not released)"
+    return f"Torch-TensorRT {key} or newer{out}"

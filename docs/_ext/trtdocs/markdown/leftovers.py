@@ -20,6 +20,7 @@ from typing import Final
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.colon_fence import colon_fence_plugin
+from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.myst_role import myst_role_plugin
 
@@ -29,6 +30,7 @@ PARSER: Final = (
     MarkdownIt("commonmark")
     .enable("table")
     .use(colon_fence_plugin)
+    .use(deflist_plugin)
     .use(myst_role_plugin)
     .use(myst_block_plugin)
 )
@@ -49,9 +51,10 @@ class Leftover:
         return f"line {self.line}: unrendered MyST markup {self.text!r} ({self.what})"
 
 
-def find(text: str, cells: bool = False) -> list[Leftover]:
+def find(text: str, cells: bool = False, lists: bool = False) -> list[Leftover]:
     """Each piece of MyST markup ``text`` holds; ``cells``: the text is a MyST
-    notebook, whose cell markers are its format."""
+    notebook, whose cell markers are its format; ``lists``: a definition list
+    counts (a download: JupyterLab shows one as written; a twin keeps them)."""
     found: list[Leftover] = []
     for token in PARSER.parse(text):
         line = (token.map[0] + 1) if token.map else 1
@@ -64,6 +67,8 @@ def find(text: str, cells: bool = False) -> list[Leftover]:
         elif token.type in ("myst_target", "myst_line_comment"):
             kind = token.type.removeprefix("myst_").replace("_", " ")
             found.append(Leftover(line, f"MyST {kind}", token.content.strip()))
+        elif token.type == "dl_open" and lists:
+            found.append(Leftover(line, "a MyST definition list", text.split("\n")[line - 1]))
         elif token.type == "inline":
             found += _inline(token.children or [], line)
     return found

@@ -116,6 +116,7 @@ ROLES: Final[Mapping[str, Meaning]] = {
     "doc": Meaning(Form.LINK, "a link to a page, reading its title"),
     "ref": Meaning(Form.LINK, "a link to a label, reading its title"),
     "feature": Meaning(Form.TEXT, "a version note in parentheses, or nothing for 2.14"),
+    "feature-release": Meaning(Form.TEXT, "the release a feature comes in, from the table"),
     "api-feature": Meaning(Form.TEXT, "an API entry's version note", downloads=False),
     "data-row": Meaning(Form.LINK, "a link to an error message's entry", downloads=False),
 }
@@ -130,6 +131,11 @@ NODES: Final[Mapping[str, Meaning]] = {
     "folded": Meaning(Form.QUOTE, "a folded block: a banner, a mark on a cell"),
     "folded_summary": Meaning(Form.QUOTE, "a folded block's line: the quote's title"),
     "download_link": Meaning(Form.LINK, "a link the browser saves: a download"),
+    "page_links": Meaning(
+        Form.NOTHING,
+        "a line of links about the page (its downloads, Colab): the status at the page's end "
+        "says what the downloads hold",
+    ),
     "cell_code_output": Meaning(Form.CELL, "a cell's outputs"),
     "graphviz": Meaning(Form.DIAGRAM, "a Graphviz diagram"),
     "sd_tab_label": Meaning(Form.LABELLED, "a sphinx-design tab's label"),
@@ -138,6 +144,8 @@ NODES: Final[Mapping[str, Meaning]] = {
     "used_in": Meaning(Form.LIST, "an API entry's 'Used in' list"),
     "upstream_names": Meaning(Form.TABLE, "the table of other projects' names"),
     "status_placeholder": Meaning(Form.CONTENT, "the status banner's place"),
+    "page_status": Meaning(Form.CONTENT, "the page's status, at its end (its footer in HTML)"),
+    "included_from": Meaning(Form.CONTENT, "where a cell shown on another page ran"),
     "report_placeholder": Meaning(Form.CONTENT, "the build report's place"),
     "needs_placeholder": Meaning(Form.CONTENT, "the page-needs table's place"),
     "wbr": Meaning(Form.NOTHING, "a line-break opportunity in a table's code"),

@@ -6,8 +6,9 @@ as nothing. :func:`render` turns each directive and role into the Markdown it
 stands for, from the same data the site uses: install commands and version
 notes from the features table, tables from ``docs/data``, admonitions as
 quotes, tabs one after the other, links to the other pages (the hosted site
-when ``html_baseurl`` is set, else the sibling download). MyST comments and
-targets go. Each directive and role is looked up in :mod:`.meanings`, and
+when ``html_baseurl`` is set, else the sibling download), definition lists as
+bullet lists (:mod:`.deflists`: JupyterLab shows them as written). MyST
+comments and targets go. Each directive and role is looked up in :mod:`.meanings`, and
 written in its form with :mod:`.forms`, as a twin writes it; one with no
 meaning, or one only pages without downloads use, is an error naming the line
 (:class:`DownloadError`). :func:`.leftovers.find` finds any MyST syntax left
@@ -28,10 +29,10 @@ from markdown_it.token import Token
 
 from .. import datatables
 from ..features.model import FeaturesTable
-from ..features.words import join_over, plain
+from ..features.words import join_over, plain, release_words
 from ..pages.blocks import directive_options
 from ..site import dotgraphs, ptelayout
-from . import forms, meanings
+from . import deflists, forms, meanings
 from .leftovers import DIRECTIVE, PARSER
 from .meanings import CELL_MARKERS, Form
 
@@ -89,7 +90,7 @@ def _blocks(text: str) -> Iterator[tuple[Token, int, int]]:
     for token in PARSER.parse(text):
         if token.map is None or token.level != 0:
             continue
-        if token.type in ("myst_target", "myst_line_comment"):
+        if token.type in ("myst_target", "myst_line_comment", "dl_open"):
             yield token, token.map[0], token.map[1]
         elif (
             token.type in ("fence", "colon_fence")
@@ -100,6 +101,13 @@ def _blocks(text: str) -> Iterator[tuple[Token, int, int]]:
 
 
 def _directive(token: Token, lines: list[str], start: int, ctx: Context) -> list[str]:
+    if token.type == "dl_open":  # JupyterLab shows a definition list as written: a list
+        assert token.map is not None
+        try:
+            items = deflists.as_list(lines[start : token.map[1]])
+        except ValueError as exc:
+            raise DownloadError(start + 1, str(exc)) from None
+        return ["", *render("\n".join(items), ctx).split("\n"), ""]
     if token.type != "fence" and token.type != "colon_fence":
         return []  # a target or a comment: nothing for a reader
     m = DIRECTIVE.match(token.info.strip())
@@ -144,7 +152,7 @@ def _feature_note(name: str, arg: str, options: dict[str, str], content: str, ct
     headline = ctx.features.note_text(feature)
     if not headline:
         return ""
-    matrix = _link("the support matrix", "docs/support-matrix", f"feature-{feature.id}", ctx)
+    matrix = _matrix_link("the support matrix", feature.id, ctx)
     return forms.quote(
         headline[0].upper() + headline[1:], f"{feature.title}. {feature.note} See {matrix}."
     )
@@ -153,18 +161,33 @@ def _feature_note(name: str, arg: str, options: dict[str, str], content: str, ct
 def _data_table(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
     spec = datatables.TABLES[arg]
     entries = datatables.load(ctx.data_dir / f"{arg}.toml", spec)
-    rows = [
-        [_inline(col.cell(e), ctx).replace("|", "\\|").replace("\n", " ") for col in spec.columns]
-        for e in entries
-    ]
+    rows = [[_inline(col.cell(e), ctx) for col in spec.columns] for e in entries]
+    once = []
+    for i, col in enumerate(spec.columns):
+        if not col.feature:
+            continue
+        ids = [str(e.get(col.feature, "")) for e in entries]
+        texts, said = ctx.features.column_notes(ids)
+        for row, fid, text in zip(rows, ids, texts, strict=True):
+            row[i] = _matrix_link(text, fid, ctx) if text else ("" if fid else col.absent)
+        if said:
+            note = ctx.features.table_note(ctx.features.feature(said))
+            once.append(f"{col.title}: {_matrix_link(note, said, ctx)}")
+    rows = [[c.replace("|", "\\|").replace("\n", " ") for c in r] for r in rows]
     keep = [i for i in range(len(spec.columns)) if any(r[i].strip() for r in rows)]
     head = [spec.columns[i].title for i in keep]
-    out = ["| " + " | ".join(_inline(h, ctx) or " " for h in head) + " |", "|" + "---|" * len(head)]
+    out = [f"*{'; '.join(once)}*", ""] if once else []
+    out += ["| " + " | ".join(_inline(h, ctx) or " " for h in head) + " |"]
+    out += ["|" + "---|" * len(head)]
     out += ["| " + " | ".join(r[i] for i in keep) + " |" for r in rows]
     if spec.definitions:
         term, text = spec.definitions
         out += [""] + [f"- `{e[term]}`: {_inline(str(e[text]), ctx)}" for e in entries]
     return "\n".join(out)
+
+
+def _matrix_link(text: str, feature_id: str, ctx: Context) -> str:
+    return _link(text, "docs/support-matrix", f"feature-{feature_id}", ctx)
 
 
 def _content(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
@@ -282,6 +305,9 @@ def _role(name: str, content: str, ctx: Context, line: int) -> str:
     text, target = (explicit["text"], explicit["target"]) if explicit else (None, content)
     if name == "feature":
         return ctx.features.note_text(ctx.features.feature(content.strip()))
+    if name == "feature-release":
+        feature = ctx.features.feature(content.strip())
+        return release_words(ctx.features.release_of(feature).key)
     if name == "doc":
         doc = _docname(target, ctx)
         return _link(text or ctx.titles.get(doc, target), doc, "", ctx)

@@ -1,8 +1,11 @@
-"""The status banner at the top of each notebook page: one line (whether it
-ran, the machine, the date, the downloads), and folded under it what the page
-needs and where its outputs came from; and the page's total running time at
-its end. Both are filled in at ``doctree-resolved`` (:func:`resolve`), once
-every page's execution data exist, from the page's plan and the probe.
+"""The status of each notebook page with code cells, at its foot
+(:mod:`.pagefoot`): one line (whether it ran, the machine, the date), and
+folded under it what the page needs, where its outputs came from and what the
+downloads hold; and the page's total running time at the end of its text.
+Both are filled in at ``doctree-resolved`` (:func:`resolve`), once every page's
+execution data exist, from the page's plan and the probe. The line a folded
+block shows (its ``<summary>``) holds no link: a control inside a control is
+one no keyboard or screen reader can use (axe: nested-interactive).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from ..output import folding
 from ..vocab import BLOCK_KINDS, CAPABILITIES
 from . import downloads, recorded, textmarks
 from .marks import status_placeholder
+from .pagefoot import page_status
 from .plan import NO_CODE, PagePlan
 
 if TYPE_CHECKING:
@@ -159,6 +163,17 @@ def _machine_short(envdata: dict[str, Any]) -> str:
     return f"{envdata.get('cpu_model')} CPU, no CUDA GPU"
 
 
+def summary_words(entry: dict[str, Any]) -> str:
+    """What the status line says after its title: " · machine · date" (a page with
+    nothing to run names no machine)."""
+    words = ""
+    if entry["status"] != NO_CODE:
+        words += f" · {_machine_short(entry.get('environment') or {})}"
+    if entry.get("executed_at"):
+        words += f" · {str(entry['executed_at'])[:10]}"
+    return words
+
+
 def _versions_text(envdata: dict[str, Any]) -> str:
     v = envdata.get("versions", {})
     return ", ".join(f"{k} {v[k]}" for k in v if v[k])
@@ -202,20 +217,16 @@ def banner(
     resolved: tuple[str, tuple[str, ...]] | None = None,
     marked: int = 0,
 ) -> nodes.Element:
-    """One line (status, machine, date, downloads); what it needs, which cells
-    did not run and where the outputs come from, folded under it; and how its
-    install commands resolved, when the drift guards resolved them."""
+    """One line (status, machine, date), with no link in it; what it needs,
+    which cells did not run, where the outputs come from and what the downloads
+    hold, folded under it; and how its install commands resolved, when the
+    drift guards resolved them."""
     status = entry["status"]
-    kind = {"executed": "note", "recorded": "important", NO_CODE: "note"}.get(status, "warning")
     envdata = entry.get("environment") or {}
     earlier = bool(entry.get("earlier")) and status in EARLIER
     summary: list[nodes.Node] = [nodes.strong(text=(EARLIER if earlier else TITLES)[status])]
-    if status != NO_CODE:  # a page with nothing to run names no machine
-        summary.append(nodes.Text(f" · {_machine_short(envdata)}"))
-    if entry.get("executed_at"):
-        summary.append(nodes.Text(f" · {str(entry['executed_at'])[:10]}"))
-    summary.append(nodes.Text(" · "))
-    summary.extend(downloads.links(docname))
+    if words := summary_words(entry):
+        summary.append(nodes.Text(words))
     shown_as_text = (
         text_blocks_text(blocks or {}, checked, marked) if status != "not executed" else None
     )
@@ -274,7 +285,7 @@ def banner(
             body.append(
                 nodes.paragraph(
                     text=(
-                        f"Outputs below come from {_machine_text(envdata)}, executed at "
+                        f"The outputs on this page come from {_machine_text(envdata)}, executed at "
                         f"{entry.get('executed_at', 'unknown time')} in "
                         f"{entry.get('duration_s', '?')} s, with {_versions_text(envdata)}."
                     )
@@ -291,15 +302,13 @@ def banner(
                     )
                 )
     body.append(downloads.description(docname, plan, earlier))
-    # no-search: Sphinx's search index leaves the banner out (its words are on every page)
+    # no-search: Sphinx's search index leaves the status out (its words are on every page)
     return folding.make(
         summary,
         body,
         [
             "trtdocs-status",
             f"trtdocs-status-{status.replace(' ', '-')}",
-            "admonition",
-            kind,
             "no-search",
         ],
     )
@@ -331,24 +340,29 @@ def running_time(entry: dict[str, Any]) -> nodes.paragraph | None:
 
 
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """At doctree-resolved: the banner in its placeholder, the running time at the page's end."""
+    """At doctree-resolved: the status in its placeholder (none for a page with no
+    code cells), the running time at the end of the page's text."""
     plan = state.of(app.env).plans.get(docname)
     blocks = text_blocks(doctree)
     for node in list(doctree.findall(status_placeholder)):
-        if plan is None:
+        if plan is None or plan.code_cells == 0:
             node.parent.remove(node)
             continue
         entry = page_entry(app, docname, plan)
         node.replace_self(
-            banner(
-                plan,
-                entry,
-                docname,
-                _report_link(app, docname),
-                blocks,
-                checked="trtdocs.drift" in app.extensions and config.of(app.config).drift,
-                resolved=state.of(app.env).install_claims.get(docname),
-                marked=textmarks.marked(doctree),
+            page_status(
+                "",
+                banner(
+                    plan,
+                    entry,
+                    docname,
+                    _report_link(app, docname),
+                    blocks,
+                    checked="trtdocs.drift" in app.extensions and config.of(app.config).drift,
+                    resolved=state.of(app.env).install_claims.get(docname),
+                    marked=textmarks.marked(doctree),
+                ),
+                classes=["no-search"],
             )
         )
         shown = running_time(entry)

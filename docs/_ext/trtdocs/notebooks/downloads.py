@@ -31,7 +31,7 @@ from sphinx.util import logging
 from .. import config, state
 from ..markdown import leftovers, source
 from ..output import buildpaths
-from ..output.folding import download_link
+from ..output.folding import download_link, page_links
 from ..site.ptediagram import execution_folder
 from . import kept, marks, requirements, setupcell
 from .plan import SKIP_TAG, PagePlan
@@ -56,19 +56,27 @@ CONTENTS_EARLIER = {
     "executed": "with these outputs",
     "partly executed": "with these outputs, of the cells that ran",
 }
+# Cell options only this site's build reads (the gating's `:requires:`): no reader's
+# Jupyter does, so neither download keeps them.
+SITE_OPTIONS = ("requires",)
 # the note before a cell that did not run: in this build, or where the record shown was made
 NOTE = "> **Not executed in this build**"
 NOTE_RECORDED = "> **Not executed where these outputs were recorded**"
 
 
+# What each link says (the file keeps the page's name: the link's download attribute):
+# short enough that the line fits a phone whatever the page's name.
+LINK_WORDS = {".ipynb": "notebook (.ipynb)", ".md": "source (.md)"}
+
+
 def links(docname: str) -> list[nodes.Node]:
-    """The banner's download links (the files sit next to the page); the
+    """The page's download links (the files sit next to the page); the
     browser saves them rather than showing JSON or Markdown text."""
     base = docname.rsplit("/", 1)[-1]
     return [
         download_link(
             "",
-            f"{base}.ipynb",
+            LINK_WORDS[".ipynb"],
             refuri=f"{base}.ipynb",
             filename=f"{base}.ipynb",
             classes=["trtdocs-download-ipynb"],
@@ -76,12 +84,21 @@ def links(docname: str) -> list[nodes.Node]:
         nodes.Text(" · "),
         download_link(
             "",
-            f"{base}.md",
+            LINK_WORDS[".md"],
             refuri=f"{base}.md",
             filename=f"{base}.md",
             classes=["trtdocs-download-md"],
         ),
     ]
+
+
+ROW_CLASS = "trtdocs-downloads-row"
+
+
+def row(docname: str) -> page_links:
+    """The line under a notebook page's title with its two downloads; not indexed
+    for search (its words are on every page), not in the page's Markdown twin."""
+    return page_links("", "Download: ", *links(docname), classes=[ROW_CLASS, "no-search"])
 
 
 def description(docname: str, plan: PagePlan, earlier: bool = False) -> nodes.paragraph:
@@ -123,7 +140,8 @@ def for_jupyter(nb: nbformat.NotebookNode, plan: PagePlan) -> nbformat.NotebookN
         if index in notes:
             cells.append(notes[index])
         if cell.cell_type == "code":
-            cell.metadata.pop("trtdocs", None)
+            for key in ("trtdocs", *SITE_OPTIONS):
+                cell.metadata.pop(key, None)
         cells.append(cell)
     nb.cells = cells
     stable_ids(nb)
@@ -256,7 +274,7 @@ def _render_cells(
             continue
         if attachments:
             cell["attachments"] = attachments
-        for left in leftovers.find(cell.source):
+        for left in leftovers.find(cell.source, lists=True):
             _report(pagename, line + left.line - 1, f"the {suffix} download keeps {left.what}")
 
 
@@ -266,13 +284,15 @@ def _markdown_download(app: Sphinx, pagename: str, page: Path) -> str:
     lines = [line + 1 for line in nb.metadata.pop("source_map")]
     for cell, line in zip(nb.cells, lines, strict=True):
         if cell.cell_type != "markdown":
+            for key in SITE_OPTIONS:
+                cell.metadata.pop(key, None)
             continue
         try:
             cell.source = source.render(cell.source, context(app, pagename, ".md"))
         except source.DownloadError as exc:
             _report(pagename, line + exc.line - 1, str(exc))
     text = myst_text(nb)
-    for left in leftovers.find(text, cells=True):
+    for left in leftovers.find(text, cells=True, lists=True):
         _report(pagename, 1, f"the .md download keeps {left.what} (at its line {left.line})")
     return text
 

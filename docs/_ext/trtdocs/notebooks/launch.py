@@ -1,4 +1,4 @@
-"""The launch row under each notebook page's status banner, beside its downloads:
+"""The launch row under each notebook page's downloads line, beside its downloads:
 "Open in Colab" (the page's published notebook, :mod:`.colab`) and "View source"
 (the same file on GitHub), as PyTorch's tutorials put "Run in Google Colab" at
 the top of every page.
@@ -6,7 +6,7 @@ the top of every page.
 The row is there only where ``trtdocs_published_notebooks`` names the repository
 and branch the deploy publishes to; where it is unset, the build says so once
 (at ``builder-inited``) and no page has the row. The row is out of the search
-index (``no-search``), as the banner is; ``docs/_static/trtdocs.css`` styles it
+index (``no-search``), as the downloads line is; ``docs/_static/trtdocs.css`` styles it
 (``p.trtdocs-launch``).
 """
 
@@ -21,6 +21,8 @@ from sphinx.util import logging
 from .. import config, state
 from ..colab import SETTING, Target, TargetError, published_path
 from ..features.sphinx import table
+from ..output.folding import page_links
+from .downloads import ROW_CLASS
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -44,9 +46,10 @@ def target(app: Sphinx) -> Target | None:
         raise ConfigError(f"{SETTING}: {exc}") from None
 
 
-def row(found: Target, path: str) -> nodes.paragraph:
-    """The row's links to the notebook at ``path`` of the published branch."""
-    para = nodes.paragraph(classes=[CLASS, "no-search"])
+def row(found: Target, path: str) -> page_links:
+    """The row's links to the notebook at ``path`` of the published branch (not in
+    the page's Markdown twin, whose summary is the page's own text)."""
+    para = page_links(classes=[CLASS, "no-search"])
     para += nodes.reference(
         "",
         OPEN,
@@ -72,20 +75,21 @@ def _say_unset(app: Sphinx) -> None:
 
 
 def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """At doctree-resolved, after the banner (:func:`.banner.resolve`): the row after it."""
+    """At doctree-resolved: the row after the page's downloads line (:func:`.downloads.row`),
+    under its title; the page's status is at its foot (:mod:`.pagefoot`)."""
     plan = state.of(app.env).plans.get(docname)
     found = target(app)
     if plan is None or found is None:
         return
     launch = row(found, published_path(table(app).documented_release.key, docname))
-    banner = next(
-        (n for n in doctree.findall(nodes.Element) if "trtdocs-status" in n["classes"]), None
+    downloads = next(
+        (n for n in doctree.findall(nodes.paragraph) if ROW_CLASS in n["classes"]), None
     )
-    if banner is not None and banner.parent is not None:
-        banner.parent.insert(banner.parent.index(banner) + 1, launch)
+    if downloads is not None and downloads.parent is not None:
+        downloads.parent.insert(downloads.parent.index(downloads) + 1, launch)
         return
     section = next(iter(doctree.findall(nodes.section)), None)
-    if section is not None:  # a page without a banner: under its title
+    if section is not None:  # a page without downloads line: under its title
         section.insert(1, launch)
 
 
@@ -94,5 +98,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("trtdocs.state")
     app.setup_extension("trtdocs.features")
     app.connect("builder-inited", _say_unset)
-    app.connect("doctree-resolved", resolve, priority=600)  # after the banner (500)
+    app.connect("doctree-resolved", resolve, priority=600)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -3,10 +3,11 @@
 
 :func:`place` runs when :class:`.parser.Parser` has rendered a gated notebook:
 
-* under the page's opening paragraph (or its title, when no paragraph opens
-  it), a placeholder for the status banner, which :mod:`.banner` fills in once
-  every page's execution data exist. After the opening paragraph, the page's
-  own text comes first in what search shows of it;
+* under the page's title, one line with its downloads (:func:`.downloads.row`),
+  and at the page's end a placeholder for its status, which :mod:`.banner`
+  fills in once every page's execution data exist and :mod:`.pagefoot` shows
+  in the footer: nothing of the build stands between a sentence and the code
+  it introduces. A page with no code cells has neither: nothing of it runs;
 * before each code cell that did not run, its mark (:func:`mark`): one line
   saying what it needs (:func:`mark_line`), the probe's reasons folded under it.
 
@@ -75,10 +76,11 @@ def mark(skipped: SkippedCell, plan: PagePlan) -> folding.folded:
     )
 
 
-def place(document: nodes.document, plan: PagePlan, docname: str) -> None:
-    """Lay ``plan`` out on ``document``, the page myst-nb rendered: the banner's
-    place under the title, and a mark before each cell that did not run (here,
-    or where the record whose outputs it shows was made)."""
+def place(document: nodes.document, plan: PagePlan, docname: str, downloads: nodes.Node) -> None:
+    """Lay ``plan`` out on ``document``, the page myst-nb rendered: ``downloads``
+    under the title and the status's place at the end, for a page with code
+    cells; and a mark before each cell that did not run (here, or where the
+    record whose outputs it shows was made)."""
     if plan.skipped:
         containers = {
             node["cell_index"]: node
@@ -87,15 +89,15 @@ def place(document: nodes.document, plan: PagePlan, docname: str) -> None:
         }
         for skipped in plan.skipped:
             _insert_before(document, _shown_from(containers, skipped.index), mark(skipped, plan))
+    if plan.code_cells == 0:
+        return
     section = next(document.findall(nodes.section), None)
     title = section.next_node(nodes.title) if section is not None else None
-    if title is not None and title.parent is section:
-        at = section.index(title) + 1
-        if at < len(section) and isinstance(section[at], nodes.paragraph):
-            at += 1  # the page's opening paragraph first
-        section.insert(at, status_placeholder())
+    if section is not None and title is not None and title.parent is section:
+        section.insert(section.index(title) + 1, downloads)
     else:
-        document.insert(0, status_placeholder())
+        document.insert(0, downloads)
+    document += status_placeholder()
 
 
 def _shown_from(containers: Mapping[int, nodes.container], index: int) -> nodes.container | None:

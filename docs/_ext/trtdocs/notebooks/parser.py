@@ -21,7 +21,7 @@ from nbclient.exceptions import DeadKernelError
 from sphinx.util import logging
 
 from .. import state
-from . import marks
+from . import downloads, marks
 from .execerrors import describe
 from .reader import READING, Reading
 
@@ -44,7 +44,7 @@ class Parser(MystNbParser):
         else:
             plan = state.of(env).plans.get(reading.docname)
             if plan is not None and reading.notebook is not None:
-                marks.place(document, plan, reading.docname)
+                marks.place(document, plan, reading.docname, downloads.row(reading.docname))
         finally:
             READING.reset(token)
 

@@ -132,7 +132,8 @@ def outdated(
 ) -> list[str]:
     """Re-read notebooks whose environment, imported project code, `inputs:`
     files or record changed, or whose outputs are gone from the build folder
-    (:mod:`.kept`), and the report pages when any notebook is re-read."""
+    (:mod:`.kept`), and the report pages and those that show a notebook's cell
+    when any notebook is re-read."""
     from .cachekey import environment_digest, files_digest
 
     build = state.of(env)
@@ -174,7 +175,11 @@ def outdated(
         logger.info("%s; reading the page again", what, location=doc)
         redo.append(doc)
     if redo or added or changed or removed:
-        redo.extend(d for d in build.report_docs if d not in changed and d not in removed)
+        redo.extend(
+            d
+            for d in build.report_docs | build.include_docs
+            if d not in changed and d not in removed and d not in redo
+        )
     return redo
 
 

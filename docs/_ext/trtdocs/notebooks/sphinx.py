@@ -12,7 +12,7 @@ from sphinx.errors import ConfigError
 
 from .. import config, state
 from ..features.sphinx import table
-from . import banner, downloads, jobs, pageneeds, provenance, recorded, textmarks
+from . import banner, downloads, includes, jobs, pageneeds, provenance, recorded, textmarks
 from .environment import cached_probe
 from .handoffs import Upstream
 from .marks import status_placeholder
@@ -84,6 +84,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     )  # an error logged here fails the build (its exit status)
     app.setup_extension("trtdocs.features")  # feature:<id> requirements; every page's references
     app.setup_extension("trtdocs.output.folding")  # the marks and the banner fold
+    app.setup_extension("trtdocs.notebooks.pagefoot")  # the page's status, in its footer
     app.add_source_parser(Parser, override=True)
     # before myst-nb's own config-inited handler (priority 500), which reads nb_custom_formats
     app.connect("config-inited", _register_reader, priority=400)
@@ -97,6 +98,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # the banner and the report are made once every page's execution data exist
     app.add_node(status_placeholder)
     app.connect("doctree-resolved", banner.resolve)
+    app.connect("doctree-resolved", includes.resolve)  # where an {include-cell} cell ran
     # blocks shown as text take the cells' :requires: and carry their not-run mark
     app.add_directive("code-block", textmarks.CodeBlock, override=True)
     app.connect("doctree-resolved", textmarks.resolve)

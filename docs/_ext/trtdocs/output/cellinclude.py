@@ -9,9 +9,12 @@ as a highlighted block, so a summary page (the landing page's quick start)
 shows code that its own page executes or checks, never a copy. The path is
 relative to the including page, as ``literalinclude``'s is. A ``%%writefile``
 cell renders as the file it writes: the magic line is dropped and the file
-name becomes the caption. The including page is read again when the notebook
-changes. A missing file, no cell with the tag, or several are errors at the
-directive's line.
+name becomes the caption. Under the block, where the notebook's gating is set
+up (:mod:`trtdocs.notebooks.includes`), a line says which page the cell is of
+and whether it ran in this build, as that page's mark and status say: the
+block shows code that runs, or says why it did not. The including page is read
+again when the notebook changes, or is read again. A missing file, no cell with
+the tag, or several are errors at the directive's line.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
 
+from .. import state
 from .cellmagic import LANGUAGES, WRITEFILE
 
 if TYPE_CHECKING:
@@ -58,6 +62,15 @@ class CellSource:
         self.source = source.rstrip("\n")
 
 
+class included_from(nodes.General, nodes.Element):
+    """Where the line saying where the cell ran goes (``source``: the notebook's
+    docname, ``tag``); a build without the notebooks' gating shows nothing."""
+
+
+def _skip(self: object, node: nodes.Node) -> None:
+    raise nodes.SkipNode
+
+
 class IncludeCell(SphinxDirective):
     required_arguments = 1
     option_spec = {"tag": directives.unchanged_required}
@@ -75,15 +88,22 @@ class IncludeCell(SphinxDirective):
             raise self.error(f"include-cell: {error}") from None
         block = nodes.literal_block(cell.source, cell.source, language=cell.language)
         self.set_source_info(block)
+        source = self.env.path2doc(path)
+        where = [included_from(source=source, tag=self.options["tag"])] if source else []
+        if source:
+            state.of(self.env).include_docs.add(self.env.docname)
         if cell.caption is None:
-            return [block]
+            return [block, *where]
         container = nodes.container("", literal_block=True, classes=["literal-block-wrapper"])
         caption = nodes.caption(cell.caption, "", nodes.literal(cell.caption, cell.caption))
         container += [caption, block]
         self.set_source_info(container)
-        return [container]
+        return [container, *where]
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension("trtdocs.state")
+    skip = (_skip, _skip)
+    app.add_node(included_from, html=skip, latex=skip, text=skip, man=skip, texinfo=skip)
     app.add_directive("include-cell", IncludeCell)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -26,6 +26,12 @@ class folded_summary(nodes.General, nodes.TextElement):
     """The line a :class:`folded` block shows while it is closed."""
 
 
+class page_links(nodes.paragraph):
+    """A line of links about the page itself (its downloads, Colab): a paragraph in
+    HTML. The Markdown twin leaves it out: the status at the page's end says what
+    the downloads hold, and a tool's summary of the page is its own text."""
+
+
 class download_link(nodes.Inline, nodes.TextElement):
     """A link the browser saves instead of showing (``refuri``, ``filename``)."""
 
@@ -70,6 +76,14 @@ def _depart_download(self: HTML5Translator, node: download_link) -> None:
     self.body.append("</a>")
 
 
+def _visit_links(self: HTML5Translator, node: page_links) -> None:
+    self.visit_paragraph(node)
+
+
+def _depart_links(self: HTML5Translator, node: page_links) -> None:
+    self.depart_paragraph(node)
+
+
 def _pass(self: object, node: nodes.Node) -> None:
     pass
 
@@ -80,6 +94,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         (folded, (_visit_folded, _depart_folded)),
         (folded_summary, (_visit_summary, _depart_summary)),
         (download_link, (_visit_download, _depart_download)),
+        (page_links, (_visit_links, _depart_links)),
     ):
         app.add_node(node, html=html, latex=plain, text=plain, man=plain, texinfo=plain)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
