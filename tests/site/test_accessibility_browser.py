@@ -134,3 +134,37 @@ def test_the_keyboard_checks_catch_planted_faults(desk, site_url: str) -> None:
     assert [w for w in walk.unreached() if "out of the order" in w], walk.unreached()
     assert [w for w in walk.without_focus_ring() if '"no ring"' in w], walk.without_focus_ring()
     assert walk.out_of_order(), "a positive tabindex in the sidebar went unnoticed"
+
+
+_SCROLLERS = """() => [...document.querySelectorAll('article .highlight > pre')].map(pre => ({
+  scrolls: pre.scrollWidth > pre.clientWidth + 1 || pre.scrollHeight > pre.clientHeight + 1,
+  tabindex: pre.getAttribute('tabindex'), role: pre.getAttribute('role'),
+  name: pre.getAttribute('aria-label'), text: pre.textContent.slice(0, 40)}))"""
+
+
+def test_code_blocks_that_scroll_take_the_focus_on_a_phone(browser, site_url: str) -> None:
+    """At 390 px: each code block that scrolls is a named tab stop (trtdocs-a11y.js), a
+    block that fits is none, and axe finds no scrolling region a keyboard cannot reach.
+    Planted: the tab stop taken off one block, which axe then reports."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    pg = context.new_page()
+    visit(pg, site_url + "notebooks/export-pte.html")
+    blocks = pg.evaluate(_SCROLLERS)
+    scrolling = [b for b in blocks if b["scrolls"]]
+    assert scrolling and len(scrolling) < len(blocks), blocks
+    wrong = [
+        b
+        for b in blocks
+        if (b["tabindex"], b["role"], bool(b["name"]))
+        != (("0", "group", True) if b["scrolls"] else (None, None, False))
+    ]
+    rules = {v.rule for v in audit(pg, "notebooks/export-pte.html", "light")}
+    pg.evaluate(  # a block without links (a link in it would be a way in)
+        "[...document.querySelectorAll('pre[data-trtdocs-scrolls]')]"
+        ".find(pre => !pre.querySelector('a')).removeAttribute('tabindex')"
+    )
+    planted = {v.rule for v in audit(pg, "notebooks/export-pte.html", "light")}
+    context.close()
+    assert not wrong, wrong
+    assert "scrollable-region-focusable" not in rules
+    assert "scrollable-region-focusable" in planted
