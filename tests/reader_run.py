@@ -26,7 +26,7 @@ import nbformat
 from nbclient import NotebookClient
 
 from paths import ROOT
-from trtdocs.notebooks import cxxsdk
+from trtdocs.notebooks import cxxsdk, setupcell
 from trtdocs.notebooks.handoffs import Handoffs
 from trtdocs.pages.accesses import reading_order
 
@@ -88,9 +88,11 @@ def provenance(html: Path) -> dict:
 
 
 def as_downloaded(html: Path, doc: str, skipped: set[int]) -> nbformat.NotebookNode:
-    """The download, outputs cleared, with the build's skipped cells tagged."""
+    """The download, outputs cleared, with the build's skipped cells tagged (numbered
+    as the build numbers them: the page's code cells, after Colab's setup cell, which
+    runs and, outside Colab, does nothing)."""
     nb = nbformat.read(html / f"{doc}.ipynb", as_version=4)
-    code = [c for c in nb.cells if c.cell_type == "code"]
+    code = [c for c in setupcell.page_cells(nb) if c.cell_type == "code"]
     for number, cell in enumerate(code, start=1):
         cell.outputs, cell.execution_count = [], None
         tags = cell.metadata.setdefault("tags", [])

@@ -45,6 +45,7 @@ ENV_SETTINGS = frozenset(
         "TRTDOCS_JOBS",
         "TRTDOCS_RESOLVE",
         "TRTDOCS_RESOLVE_CACHE",
+        "TRTDOCS_PUBLISHED_NOTEBOOKS",
     }
 )
 REAL_TABLE = ROOT / "docs" / "features.toml"

@@ -5,6 +5,11 @@
     python tools/format_cells.py             # rewrite those cells in place
     python tools/format_cells.py notebooks/kv-cache.md
 
+Both modes also name every code line longer than 88 columns in any code block
+of the site's pages (``index.md``, ``docs/``, ``notebooks/``; Python, shell, C++
+and the rest alike), which a formatter cannot always fix (a long string, a
+``%%bash`` cell, a C++ block): shorten those by hand. Either finding exits 1.
+
 jupytext reads each MyST notebook (the cells Jupyter sees); myst-nb's source map
 gives each code cell's first line, so a rewrite replaces only the cell's body
 lines and leaves the rest of the file byte for byte. All cells go to one
@@ -15,7 +20,8 @@ A cell is Python unless it opens with a cell magic whose body is another
 language: ``%%bash``, ``%%sh``, ``%%script``, ``%%html``, ``%%javascript``,
 ``%%writefile`` of a file that is not ``.py``. Those are skipped and listed
 (``--list``); a cell magic this script does not know is an error, not a skip.
-Needs the docs venv (jupytext, myst-nb, ruff).
+Needs the docs venv (jupytext, myst-nb, ruff) and the extension's page reader
+(``trtdocs.pages.blocks``, the fenced blocks the guards read).
 """
 
 from __future__ import annotations
@@ -33,6 +39,10 @@ import jupytext
 from myst_nb.core.read import is_myst_markdown_notebook, read_myst_markdown_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+
+from trtdocs.pages.blocks import CODE_DIRECTIVES, iter_blocks, page_paths  # noqa: E402 -- below the sys.path line
+
 COLUMNS = 88  # the pages' code column (the site's code block fits it at 1280 px)
 # Cell magics whose body is not Python: the cell is not formatted.
 OTHER_LANGUAGE = {"bash", "sh", "script", "html", "javascript", "js", "latex", "markdown", "svg"}
@@ -167,6 +177,31 @@ def rewrite(path: Path, changes: dict[Cell, str]) -> None:
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
+def site_pages() -> list[Path]:
+    """The pages the site shows: the guards' pages less the READMEs (conf.py
+    excludes ``**/README.md``)."""
+    return [p for p in page_paths(ROOT) if p.name != "README.md"]
+
+
+def long_lines(path: Path) -> list[str]:
+    """One message per code line of ``path`` wider than :data:`COLUMNS`: every
+    fenced code block, code cell and code-block directive, in any language."""
+    out = []
+    for block in iter_blocks(path):
+        if block.kind != "fence" and block.kind not in CODE_DIRECTIVES:
+            continue
+        for n, line in enumerate(block.lines):
+            width = len(line.expandtabs())
+            if width > COLUMNS:
+                rel = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+                kind = block.kind + (f" {block.language}" if block.language else "")
+                out.append(
+                    f"{rel}:{block.first_line + n}: a code line of {width} columns "
+                    f"(at most {COLUMNS}) in a {kind} block: {line.strip()[:60]}"
+                )
+    return out
+
+
 def notebooks(args: list[str]) -> list[Path]:
     """The notebooks named, or every MyST notebook under notebooks/."""
     if args:
@@ -181,7 +216,9 @@ def notebooks(args: list[str]) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="*", help="MyST notebooks (default: notebooks/*.md)")
-    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 on a cell")
+    parser.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 on a cell to format"
+    )
     parser.add_argument("--list", action="store_true", help="also list the cells skipped")
     args = parser.parse_args(argv)
     found = 0
@@ -192,14 +229,19 @@ def main(argv: list[str] | None = None) -> int:
                 if cell.skipped:
                     print(f"{cell.where()}: skipped ({cell.skipped})")
         changes = formatted(cells)
-        found += len(changes)
         if args.check:
+            found += len(changes)
             for message in problems(changes):
                 print(message)
         elif changes:
             rewrite(path, changes)
             print(f"{path.relative_to(ROOT)}: {len(changes)} cells formatted")
-    return 1 if args.check and found else 0
+    # after the rewrite: what is still too long, ruff could not wrap
+    for path in [Path(a).resolve() for a in args.paths] or site_pages():
+        for message in long_lines(path):
+            print(message)
+            found += 1
+    return 1 if found else 0
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 Prose is what a reader reads on a page, taken from the built HTML: paragraphs,
 lists, tables and notes. Code (highlighted blocks, code cells), cell outputs,
 and the build's status lines (the provenance banner at the top of each notebook
-page, the one-line mark before each cell that did not run) are not counted. Words are runs of
-non-space characters.
+page and its launch row, the one-line mark before each cell that did not run) are
+not counted, nor a diagram's second drawing for narrow screens (its first is).
+Words are runs of non-space characters.
 
     python tools/prose_words.py _build/html        # one line a page, and the total
 """
@@ -20,13 +21,16 @@ from bs4 import BeautifulSoup
 
 # The guide's pages, relative to the site root: the landing page and every notebook.
 GUIDE_GLOBS: tuple[str, ...] = ("index.html", "notebooks/*.html")
-# What is not prose: code, outputs, the build's status lines, heading anchors.
+# What is not prose: code, outputs, the build's status lines, heading anchors, the line for tools.
 NOT_PROSE: tuple[str, ...] = (
     "div.highlight",
     "pre",
     "div.cell_output",
     "details.trtdocs-status",
+    "p.trtdocs-launch",  # "Open in Colab · View source" under the banner
     "details.trtdocs-not-executed",
+    "a.trtdocs-diagram-narrow",  # a diagram's second drawing, for narrow screens
+    "p.trtdocs-for-tools",  # the line at the foot linking the page's Markdown twin and llms.txt
     "a.headerlink",
     "script",
     "style",

@@ -257,8 +257,10 @@ def test_used_in_lists_the_pages_and_sections_of_a_planted_use(tmp_path):
             return []
         return [(a.get_text(), a["href"]) for a in rubric.find_next_sibling("ul").find_all("a")]
 
-    assert used_in("torch_tensorrt.load") == [
-        ("Save and export › Planted use", "notebooks/save-and-export.html#planted-use")
+    assert used_in("torch_tensorrt.load") == [  # in reading order; the planted use in its section
+        ("Code links fixture", "index.html#code-links-fixture"),  # a static block
+        ("Save and export › Planted use", "notebooks/save-and-export.html#planted-use"),
+        ("Returned objects", "notebooks/returned.html#returned-objects"),
     ]
     assert used_in("torch_tensorrt.save") == [
         ("Save and export", "notebooks/save-and-export.html#save-and-export")

@@ -1,6 +1,8 @@
-"""Names in code cells link to their API entries inside the highlighted code
-(trtdocs.api.codelinks), resolved as the drift guard reads the cells (trtdocs.api.uses);
-the resolution and the linking on their own: tests/unit/api/test_code_uses.py."""
+"""Names in code cells and static Python blocks link to their API entries inside the
+highlighted code (trtdocs.api.codelinks), resolved as the drift guard reads the cells
+(trtdocs.api.uses); the resolution and the linking on their own:
+tests/unit/api/test_code_uses.py. tools/code_links.py reads the built fixture and reports
+each package call that has no link, with its reason."""
 
 from __future__ import annotations
 
@@ -9,12 +11,15 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from paths import ROOT
+from paths import ROOT, TOOLS
+from scripts import load
 from sites import build, copy_root
 from trtdocs.api import codelinks
 from trtdocs.api import model as apimodel
 from trtdocs.api.external import ExternalIndex
 from trtdocs.api.links import load_links
+
+code_links = load("code_links", TOOLS)
 
 
 def links_file():
@@ -106,3 +111,96 @@ def test_code_text_is_unchanged(site):
     )
     texts = [pre.get_text() for pre in page.select("div.cell_input div.highlight pre")]
     assert texts[2] == 'program = rt.load("model.pte")\nprint(program, program.run)\n'
+
+
+# -- returned objects, load(format=...), static blocks --------------------------------
+
+
+def _page(site: Path, name: str) -> BeautifulSoup:
+    return BeautifulSoup((site / name).read_text(encoding="utf-8"), "html.parser")
+
+
+def _blocks(page: BeautifulSoup) -> list:
+    return page.select("div.highlight pre")
+
+
+def test_methods_of_returned_objects_link_by_their_public_names(site):
+    """to_edge_transform_and_lower() returns a class that executorch defines in a private
+    module (exir.program._program); its methods link to the entries of the name
+    executorch.exir exports it as."""
+    cell = _blocks(_page(site, "notebooks/returned.html"))[0]
+    links = _links(cell)
+    assert (
+        "edge.to_executorch",
+        "../api.html#executorch.exir.EdgeProgramManager.to_executorch",
+    ) in (links)
+    assert (
+        "write_to_file",
+        "../api.html#executorch.exir.ExecutorchProgramManager.write_to_file",
+    ) in (links)
+    assert not any("_program" in href for _, href in links)
+
+
+def test_load_with_the_executorch_format_returns_a_program(site):
+    """api.toml's [[returns]]: load(..., format="executorch") returns runtime.Program, so
+    program.forward links; without the format, load() returns Any and forward stays text."""
+    blocks = _blocks(_page(site, "notebooks/returned.html"))
+    static, mystery = blocks[1], blocks[2]
+    forward = "../api.html#torch_tensorrt_executorch_runtime.runtime.Program.forward"
+    assert ("program.forward", forward) in _links(static)
+    assert [text for text, _ in _links(mystery)] == ["torch_tensorrt.load"]
+
+
+def test_static_blocks_link_in_reading_order(site):
+    """A static block on a notebook page reads the names its cells bound before it
+    (torch_tensorrt); a page that is no notebook links its static blocks alone."""
+    static = _blocks(_page(site, "notebooks/returned.html"))[1]
+    assert not static.find_parent("div", class_="cell")
+    assert ("torch_tensorrt.load", "../api.html#torch_tensorrt.load") in _links(static)
+    landing = _blocks(_page(site, "index.html"))[0]
+    assert _links(landing) == [
+        ("torch_tensorrt", "api.html#module-torch_tensorrt"),
+        ("torch_tensorrt.load", "api.html#torch_tensorrt.load"),
+        ("program.forward", "api.html#torch_tensorrt_executorch_runtime.runtime.Program.forward"),
+    ]
+    assert landing.get_text().startswith("import torch_tensorrt\n")  # the code reads as written
+
+
+def test_used_in_lists_the_pages_of_the_new_links(site):
+    """Back-references follow the links: a returned object's method, a static block's call."""
+    api = _page(site, "api.html")
+
+    def used_in(name: str) -> list[str]:
+        entry = api.find(id=name).find_parent("dl")
+        rubric = entry.find("p", class_="trtdocs-used-in") or entry.find(class_="trtdocs-used-in")
+        assert rubric is not None, name
+        items = entry.find("ul", class_="trtdocs-used-in")
+        return [a["href"].split("#")[0] for a in items.find_all("a")]
+
+    assert used_in("executorch.exir.EdgeProgramManager.to_executorch") == [
+        "notebooks/returned.html"
+    ]
+    assert used_in("torch_tensorrt_executorch_runtime.runtime.Program.forward") == [
+        "index.html",
+        "notebooks/returned.html",
+    ]
+
+
+def test_the_tool_reports_every_unlinked_call_with_its_reason(site):
+    """tools/code_links.py over the built fixture: the planted call on load()'s result
+    without the format (Any) is reported, not skipped; every other package call links."""
+    calls = code_links.site_calls(site)
+    unlinked = [(c.page, c.block, c.line, c.callee) for c in calls if not c.linked]
+    assert unlinked == [("notebooks/returned.html", 3, 2, "mystery.forward")]
+    reason = next(c.reason for c in calls if not c.linked)
+    assert "torch_tensorrt.load" in reason and "`Any`" in reason
+    linked = {(c.page, c.callee) for c in calls if c.linked}
+    assert {
+        ("index.html", "program.forward"),
+        ("notebooks/returned.html", "edge.to_executorch"),
+        ("notebooks/returned.html", "edge.to_executorch(...).write_to_file"),
+        ("notebooks/returned.html", "program.forward"),
+    } <= linked
+    text = code_links.report(calls)
+    assert "notebooks/returned.html: 6 of 7 package calls linked" in text
+    assert "block 3, line 2: mystery.forward(): " in text

@@ -65,10 +65,12 @@ def test_the_word_budget_catches_a_planted_site(
     tmp_path: Path, first: int, others: int, expected: list[str]
 ) -> None:
     def page(words: int) -> str:
-        # code, outputs and the status banner are not prose: 5,000 words of them count for nothing
+        # code, outputs, the status banner and its launch row are not prose: 5,000 words of them
+        # count for nothing
         return (
             "<html><body><article role='main'><details class='trtdocs-status'><summary>Executed "
             "in this build</summary></details>"
+            "<p class='trtdocs-launch no-search'><a>Open in Colab</a> · <a>View source</a></p>"
             + f"<p>{'word ' * words}</p>"
             + f"<div class='highlight'><pre>{'x ' * 2_000}</pre></div>"
             + f"<div class='cell_output'>{'y ' * 3_000}</div></article></body></html>"

@@ -32,7 +32,7 @@ from reader_run import (
 )
 from reader_site import notebook_docs
 from trtdocs.features.validate import load as load_features
-from trtdocs.notebooks import gating
+from trtdocs.notebooks import gating, setupcell
 from trtdocs.notebooks import plan as gating_plan
 from trtdocs.notebooks.environment import Environment
 
@@ -61,7 +61,8 @@ def test_the_download_holds_what_jupyter_reads(built_site: Path, doc: str) -> No
     the download is running the notebook in Jupyter."""
     download = nbformat.read(built_site / f"{doc}.ipynb", as_version=4)
     jupyter = jupytext.read(ROOT / f"{doc}.md")
-    assert [c.source for c in download.cells if c.cell_type == "code"] == [
+    assert setupcell.is_setup(download.cells[0]), f"{doc}: no Colab setup cell first"
+    assert [c.source for c in setupcell.page_cells(download) if c.cell_type == "code"] == [
         c.source for c in jupyter.cells if c.cell_type == "code"
     ], f"{doc}: the download's code differs"
 
@@ -102,8 +103,12 @@ def test_the_download_runs_as_a_reader_runs_it(
     skipped = {s["cell"] for s in entry["cells_not_executed"]}
     ran = reader_run.notebook(doc)
     site = nbformat.read(built_site / f"{doc}.ipynb", as_version=4)
-    ours = [c for c in ran.cells if c.cell_type == "code"]
-    theirs = [c for c in site.cells if c.cell_type == "code"]
+    # Colab's setup cell ran first and, outside Colab, did nothing
+    setup = ran.cells[0]
+    assert setupcell.is_setup(setup) and setup.execution_count is not None, doc
+    assert setup.outputs == [], f"{doc}: the setup cell did something outside Colab"
+    ours = [c for c in setupcell.page_cells(ran) if c.cell_type == "code"]
+    theirs = [c for c in setupcell.page_cells(site) if c.cell_type == "code"]
     assert len(ours) == len(theirs) == entry["code_cells"]
     for number, (mine, built) in enumerate(zip(ours, theirs, strict=True), start=1):
         assert (number in skipped) == (mine.execution_count is None), f"{doc} cell {number}"

@@ -11,6 +11,7 @@ from bs4 import BeautifulSoup
 
 from paths import ROOT
 from sitebuild import SiteBuild, failure_report
+from trtdocs.notebooks.setupcell import page_cells
 
 NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").glob("*.md"))
 
@@ -62,7 +63,7 @@ def test_skipped_cells_have_no_outputs_and_run_cells_ran(built_site: Path, path:
     page's notebook (outputs as rendered) shows it."""
     data = json.loads((built_site / "provenance.json").read_text())["notebooks"][_docname(path)]
     shown = nbformat.read(built_site / f"{_docname(path)}.ipynb", as_version=4)
-    code = [c for c in shown.cells if c.cell_type == "code"]
+    code = [c for c in page_cells(shown) if c.cell_type == "code"]
     assert len(code) == data["code_cells"]
     skipped = {c["cell"] for c in data["cells_not_executed"]}
     for number, cell in enumerate(code, start=1):

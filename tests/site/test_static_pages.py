@@ -33,7 +33,8 @@ from reader_site import (
 )
 from trtdocs.features.sphinx import release_note
 from trtdocs.features.validate import load as load_features
-from trtdocs.notebooks import markdown
+from trtdocs.markdown import leftovers
+from trtdocs.notebooks import setupcell
 from trtdocs.notebooks.downloads import NOTE, NOTE_RECORDED
 from trtdocs.output.lognoise import quiet
 from trtdocs.output.streams import terminal_text
@@ -351,7 +352,7 @@ def test_notebook_downloads(built_site: Path) -> None:
         assert _code_cells(md_path) == _code_cells(ROOT / f"{doc}.md"), (
             f"{doc}.md: not the page's code cells"
         )
-        assert not markdown.leftovers(md_path.read_text(encoding="utf-8")), (
+        assert not leftovers.find(md_path.read_text(encoding="utf-8"), cells=True), (
             f"{doc}.md keeps MyST syntax"
         )
         # the page's myst-nb settings (run-cpp's execution_timeout) reach the reader's Jupyter
@@ -371,7 +372,8 @@ def test_notebook_downloads(built_site: Path) -> None:
             and re.match(r"```\{(page-status|not-executed)\}", c.source)
         ]
         assert not myst_only, f"{doc}.ipynb keeps the build's MyST-only cells: {myst_only}"
-        code = [c for c in nb.cells if c.cell_type == "code"]
+        assert setupcell.is_setup(nb.cells[0]), f"{doc}.ipynb: the first cell is not Colab's setup"
+        code = [c for c in setupcell.page_cells(nb) if c.cell_type == "code"]
         assert len(code) == entry["code_cells"]
         skipped = {s["cell"] for s in entry["cells_not_executed"]}
         for number, cell in enumerate(code, start=1):
@@ -509,7 +511,7 @@ def test_site_shows_each_cells_streams_whole(built_site: Path) -> None:
         nb = nbformat.read(built_site / f"{doc}.ipynb", as_version=4)
         code = [
             c
-            for c in nb.cells
+            for c in setupcell.page_cells(nb)
             if c.cell_type == "code" and "remove-cell" not in c.metadata.get("tags", [])
         ]
         page = BeautifulSoup((built_site / f"{doc}.html").read_text(), "html.parser")

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx.errors import ConfigError
 
+from .notebooks.colab import FORM, Target, TargetError
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
@@ -61,6 +63,14 @@ def _number(value: Any) -> str | None:
 def _strings(value: Any) -> str | None:
     ok = isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
     return None if ok else "must be a list of strings"
+
+
+def _published(value: Any) -> str | None:
+    try:
+        Target.of(value)
+    except TargetError as exc:
+        return str(exc)
+    return None
 
 
 def setting(
@@ -154,6 +164,15 @@ class TrtdocsConfig:
         "folders (from the source root) whose modules a "
         "notebook may import; a change in one re-executes it",
         check=_strings,
+    )
+    # "html": every notebook page's launch row links there
+    published_notebooks: str = setting(
+        "",
+        f'the GitHub repository and branch the deploy publishes the notebooks to, "{FORM}": '
+        'each notebook page links to its notebook there in Colab; "" = no such links',
+        rebuild="html",
+        env="TRTDOCS_PUBLISHED_NOTEBOOKS",
+        check=_published,
     )
     # -- the features table (trtdocs.features)
     features_file: str = setting("docs/features.toml", "the features table (from the confdir)")

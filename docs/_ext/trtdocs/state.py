@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 # Bump when what the environment keeps changes shape (PagePlan and friends), so
 # that Sphinx discards an environment pickled by older code.
-ENV_VERSION = 10
+ENV_VERSION = 11
 
 
 def _per_build() -> Any:

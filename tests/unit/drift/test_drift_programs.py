@@ -100,3 +100,42 @@ def test_a_session_block_reads_only_its_prompt_lines(tmp_path: Path, language: s
         ("cwd", "run", False),
         ("programs", "m.pte", False),
     }
+
+
+FUNCTION_PAGE = """# A task in a function
+
+```{code-cell} ipython3
+def save_it(module, path, *, log=None):
+    torch_tensorrt.save(module, str(path), output_format="executorch")
+    with open(log, "w") as f:
+        f.write("saved")
+
+
+def show_it(path):
+    print(Path(path).read_bytes()[:4])
+```
+
+```{code-cell} ipython3
+workdir = tempfile.TemporaryDirectory()
+pte = Path(workdir.name) / "m.pte"
+save_it(model, pte, log=Path(workdir.name) / "log.txt")
+show_it(pte)
+```
+"""
+
+
+def test_a_function_the_page_defines_writes_the_paths_it_is_given(tmp_path: Path):
+    page = tmp_path / "function.md"
+    page.write_text(FUNCTION_PAGE)
+    found, problems = accesses.page_accesses(page, "function.md")
+    assert problems == []
+    assert [(a.root, a.path, a.write, a.line) for a in found if a.path] == [
+        ("temp", "m.pte", True, 17),  # the positional parameter save() writes
+        ("temp", "log.txt", True, 17),  # the keyword parameter open(..., "w") writes
+        ("temp", "m.pte", False, 18),  # a function that only reads its parameter reads it
+    ]
+    # planted: the same call, with save_it no longer writing its path, reads it
+    planted = tmp_path / "reads.md"
+    planted.write_text(FUNCTION_PAGE.replace("torch_tensorrt.save(", "torch_tensorrt.load("))
+    found, _ = accesses.page_accesses(planted, "reads.md")
+    assert ("temp", "m.pte", True) not in {(a.root, a.path, a.write) for a in found}

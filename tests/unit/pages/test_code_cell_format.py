@@ -2,7 +2,9 @@
 them (tools/format_cells.py), so the code column of a page at 1280 px holds them
 without scrolling. Cells in another language (``%%bash``, ``%%writefile`` of a
 C++ or CMake file) are not formatted; a cell magic the tool does not know is an
-error. Each rule is shown on a planted notebook."""
+error. Whatever the language, no code line of a site page is wider than 88
+columns (a long string, a shell command, a C++ line: no formatter wraps those).
+Each rule is shown on a planted notebook."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from scripts import load
 
 format_cells = load("format_cells", TOOLS)
 NOTEBOOKS = format_cells.notebooks([])
+PAGES = format_cells.site_pages()
 
 HEAD = """---
 jupytext:
@@ -102,3 +105,45 @@ def test_the_rewrite_changes_only_the_cell_bodies(tmp_path: Path) -> None:
     )
     assert f"%%bash\n{LONG}" in after  # the shell cell keeps its long line
     assert not format_cells.formatted(format_cells.code_cells(path))
+
+
+@pytest.mark.parametrize("path", PAGES, ids=[p.stem for p in PAGES])
+def test_no_code_line_is_wider_than_88_columns(path: Path) -> None:
+    assert not format_cells.long_lines(path), "\n".join(format_cells.long_lines(path))
+
+
+def test_the_site_pages_are_the_pages_conf_py_builds() -> None:
+    names = {p.relative_to(format_cells.ROOT).as_posix() for p in PAGES}
+    assert {"index.md", "notebooks/performance.md", "docs/building.md"} <= names
+    assert not [n for n in names if n.endswith("README.md") or "_recorded" in n]
+
+
+def test_a_planted_long_line_in_any_language_is_named(tmp_path: Path) -> None:
+    # 93 columns, as ruff writes it: it cannot wrap a string
+    string = 'print(\n    "' + "x" * 86 + '",\n    1,\n)'
+    path = planted(tmp_path, "x = 1", string, f"%%bash\necho {'y' * 90}")
+    with path.open("a", encoding="utf-8") as page:
+        page.write("\n```{code-block} cpp\n:requires: [cuda]\nint " + "z" * 90 + ";\n```\n")
+        page.write("\n```console\n$ make html\n```\n")
+    assert not format_cells.formatted(format_cells.code_cells(path))  # ruff is content
+    messages = format_cells.long_lines(path)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert [lines[int(m.split(":")[1]) - 1][:8] for m in messages] == [
+        '    "xxx',
+        "echo yyy",
+        "int zzzz",
+    ]
+    assert [m.split(": a code line")[0] for m in messages] == [
+        f"{path}:24",
+        f"{path}:33",
+        f"{path}:40",
+    ], messages
+    assert "93 columns (at most 88) in a code-cell ipython3 block" in messages[0]
+    assert "in a code-block cpp block: int zzz" in messages[2]
+    assert format_cells.main(["--check", str(path)]) == 1
+
+
+def test_the_check_passes_a_page_that_fits(tmp_path: Path, capsys) -> None:
+    path = planted(tmp_path, "x = 1", "%%bash\necho fits")
+    assert format_cells.main(["--check", str(path)]) == 0
+    assert capsys.readouterr().out == ""

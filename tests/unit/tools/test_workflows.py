@@ -217,6 +217,8 @@ def test_least_privilege() -> None:
             writes = {k for k, v in perms.items() if v == "write"}
             expected = {
                 ("docs.yml", "deploy"): {"pages", "id-token"},
+                # pushes the notebooks the pages' "Open in Colab" links open
+                ("docs.yml", "notebooks"): {"contents"},
                 ("nightly.yml", "report"): {"issues"},
                 ("gpu-shards.yml", "execute"): ATTEST_WRITES,
                 ("docs.yml", "gpu"): ATTEST_WRITES,
@@ -329,11 +331,44 @@ def verify_problems(docs: dict[str, Any]) -> list[str]:
         problems.append("site: gh attestation verify accepts a signer other than gpu-shards.yml")
     if step.get("env", {}).get("GH_TOKEN") != "${{ github.token }}":
         problems.append("site: gh has no GH_TOKEN")
-    if job.get("permissions") != {"contents": "read", "attestations": "read"}:
+    if job.get("permissions") != {"contents": "read", "attestations": "read", "pages": "read"}:
         problems.append(
-            f"site: permissions {job.get('permissions')} are not contents and attestations: read"
+            f"site: permissions {job.get('permissions')} are not contents, attestations and "
+            "pages: read"
         )
     return problems
+
+
+def baseurl_problems(docs: dict[str, Any]) -> list[str]:
+    """The site is built for the address it is served from: the build step's
+    TRTDOCS_BASEURL is configure-pages' base_url (llms.txt's links are absolute)."""
+    steps = docs["jobs"]["site"]["steps"]
+    pages = next(
+        (s for s in steps if s.get("uses", "").startswith("actions/configure-pages@")), None
+    )
+    build = next((s for s in steps if "make html" in s.get("run", "")), None)
+    if pages is None or build is None:
+        return ["site: no actions/configure-pages step, or no build"]
+    if not re.fullmatch(r"actions/configure-pages@[0-9a-f]{40}", pages["uses"]):
+        return ["site: actions/configure-pages is not pinned by its commit"]
+    wanted = "${{ steps." + str(pages.get("id")) + ".outputs.base_url }}"
+    if (
+        steps.index(pages) > steps.index(build)
+        or build.get("env", {}).get("TRTDOCS_BASEURL") != wanted
+    ):
+        return [f"site: the build's TRTDOCS_BASEURL is not {wanted}"]
+    return []
+
+
+def test_the_site_is_built_for_its_address() -> None:
+    docs = _workflows()["docs.yml"]
+    assert baseurl_problems(docs) == []
+    planted = copy.deepcopy(docs)
+    build = next(s for s in planted["jobs"]["site"]["steps"] if "make html" in s.get("run", ""))
+    del build["env"]
+    assert baseurl_problems(planted) == [
+        "site: the build's TRTDOCS_BASEURL is not ${{ steps.pages.outputs.base_url }}"
+    ]
 
 
 def _workflows() -> dict[str, dict[str, Any]]:

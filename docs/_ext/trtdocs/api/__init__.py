@@ -7,6 +7,8 @@ of it.
 * :mod:`.index`: look-ups in it: does a name exist, which keywords does a call take (pure);
 * :mod:`.uses`: what a notebook's code cells call, resolved through their imports (pure);
 * :mod:`.data`: ``docs/data/api.toml`` and the errata, checked against the model (pure);
+* :mod:`.returns`: api.toml's ``[[returns]]``: a call's class for one keyword's value,
+  checked against the installed source (pure);
 * :mod:`.render`: the reference's entries as Python-domain directives, and their parser;
 * :mod:`.site`: the API one build sees, loaded when a page first asks;
 * :mod:`.sphinx`: ``{api-module}`` and ``{api-feature}``;
@@ -16,7 +18,8 @@ of it.
 * :mod:`.external`: the other installed packages (torch), read file by file (pure);
 * :mod:`.links`: ``docs/data/api-links.toml``: upstream pages and unlinked names (pure);
 * :mod:`.names`: every name a code cell calls has a home (pure);
-* :mod:`.codelinks`: names in code cells link to their entries, or upstream;
+* :mod:`.pagecode`: a page's Python code (code cells, static blocks) in reading order;
+* :mod:`.codelinks`: names in a page's code link to their entries, or upstream;
 * :mod:`.backrefs`: the names check in the build, and each entry's "Used in".
 
 The drift guard :mod:`trtdocs.drift.api` checks the notebooks against the same model.

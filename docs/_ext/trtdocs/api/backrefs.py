@@ -1,13 +1,14 @@
 """Each entry says where the guide uses it ("Used in", as sphinx-gallery's
 back-references do), and every name a code cell calls has a home.
 
-Read (``doctree-read``, each notebook page): its code cells and the section
-each shown one sits in are kept (:class:`.names.CellPage`). Check
+Read (``doctree-read``, each page with code): its code cells and static
+Python blocks (:mod:`.pagecode`) and the section each shown one sits in are
+kept (:class:`.names.CellPage`). Check
 (``env-updated``, once every page is read, on a site with the reference):
 the cells of the pages read go through :func:`.names.targets`. A name with no
 target fails the build, naming the page, the cell and the line.
-Each use by a shown cell that has a target is kept in the build state
-(:class:`.names.UseSite`: the page, the section the cell sits in, the cell).
+Each use by a shown block that has a target is kept in the build state
+(:class:`.names.UseSite`: the page, the section the block sits in, the block).
 
 Resolve (``doctree-resolved``): under each entry of the reference, a
 ``used_in`` placeholder becomes the list of the pages and sections whose
@@ -31,8 +32,8 @@ from sphinx.util.docutils import SphinxDirective
 
 from .. import state
 from ..order import rank
-from .codelinks import cell_blocks, cell_sources
 from .names import ENTRY, UNLINKED, UPSTREAM, CellPage, Finding, UseSite, targets
+from .pagecode import code_blocks, is_cell, page_code
 from .sphinx import site_of, used_in
 
 if TYPE_CHECKING:
@@ -76,19 +77,20 @@ def _section(node: nodes.Node) -> tuple[str, str]:
 
 
 def collect(app: Sphinx, doctree: nodes.document) -> None:
-    """At doctree-read: a notebook page's code cells and where its blocks sit,
-    for the check once every page is read."""
+    """At doctree-read: a page's code (its code cells and static Python blocks) and
+    where its blocks sit, for the check once every page is read."""
     docname = app.env.docname
     build = state.of(app.env)
     build.api_cells.pop(docname, None)
-    blocks = cell_blocks(doctree)
+    blocks = code_blocks(doctree)
     if not blocks:
         return
-    sources, shown = cell_sources(Path(app.env.doc2path(docname)), [b.astext() for b in blocks])
+    sources, shown = page_code(Path(app.env.doc2path(docname)), blocks)
     places = tuple(
         (*_section(b), b.line or (b.parent.line if b.parent is not None else None)) for b in blocks
     )
-    build.api_cells[docname] = CellPage(tuple(sources), tuple(shown), places)
+    cells = tuple(is_cell(b) for b in blocks)
+    build.api_cells[docname] = CellPage(tuple(sources), tuple(shown), places, cells)
     build.api_unchecked.add(docname)
 
 
@@ -113,7 +115,7 @@ def check(app: Sphinx, env: BuildEnvironment) -> None:
                     hidden = "" if j is not None else " (a hidden cell)"
                     logger.error(
                         "%s%s",
-                        Finding(i, use.line, use.path).message(),
+                        Finding(i, use.line, use.path, page.label(i)).message(),
                         hidden,
                         location=(docname, line),
                         type="trtdocs",

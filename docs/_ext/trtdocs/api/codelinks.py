@@ -1,11 +1,12 @@
-"""Names in code cells link to their API entries, in the highlighted code.
+"""Names in a page's Python code link to their API entries, in the highlighted code.
 
 Resolve (``doctree-resolved``, on a site whose Python domain holds the API
-reference's entries): the notebook's code cells, in order, go through the
-resolution the drift guard uses too (:func:`.uses.cell_uses`: imports,
-aliases, assignments, griffe's model of the installed packages). Each shown
-cell's literal block keeps, in ``trtdocs_api_links``, the spans of the names
-that resolve to an object the API reference documents
+reference's entries): the page's code (:func:`.pagecode.page_code`: the code
+cells, hidden ones too, and the static Python blocks, in reading order) goes
+through the resolution the drift guard uses too (:func:`.uses.cell_uses`:
+imports, aliases, assignments, griffe's model of the installed packages,
+``[[returns]]`` of api.toml). Each shown block keeps, in ``trtdocs_api_links``,
+the spans of the names that resolve to an object the API reference documents
 (:func:`.model.public_objects`) and that object's documented name:
 
 * a dotted name links whole, as one link to its last part's entry
@@ -16,12 +17,14 @@ that resolve to an object the API reference documents
 * an import's module and its imported names link (``from torch_tensorrt.executorch
   import export``), and later uses of the names it binds (``export(...)``);
 * a name bound to a call's result (``program = runtime.load(...)``) is an instance,
-  not the object: alone it stays unlinked, its attributes link (``program.run``);
+  not the object: alone it stays unlinked, its attributes link (``program.run``;
+  ``edge.to_executorch`` by the public name of a class a private module defines;
+  ``program.forward`` after ``torch_tensorrt.load(..., format="executorch")``);
 * a name the reference does not document (``torch_tensorrt.Input``, torch's) stays
   text.
 
 The data lives on the doctree's nodes (nothing in the environment to merge).
-A site without the reference, or a notebook whose code names none of the
+A site without the reference, or a page whose code names none of the
 packages, never loads the API. At ``doctree-read`` a page whose code names one
 is only noted, to be read again when the installed API changes.
 
@@ -46,6 +49,7 @@ from sphinx.util import logging
 from .. import state
 from ..vocab import API_PACKAGES
 from .names import ENTRY, UPSTREAM, Target, targets
+from .pagecode import LANGUAGES, code_blocks, page_code
 from .sphinx import site_of
 from .uses import Use
 
@@ -92,47 +96,10 @@ def links_of(text: str, cell: list[tuple[Use, Target | None]]) -> list[tuple[int
     return out
 
 
-def cell_blocks(doctree: nodes.document) -> list[nodes.literal_block]:
-    """The shown code cells' source blocks, in page order (myst-nb's containers)."""
-    return [
-        block
-        for container in doctree.findall(nodes.container)
-        if container.get("nb_element") == "cell_code_source"
-        for block in container.findall(nodes.literal_block)
-    ]
-
-
-def cell_sources(path: Path, shown: list[str]) -> tuple[list[str], list[int | None]]:
-    """Every code cell's source in notebook order, with the shown blocks' texts in
-    place of their cells', and for each the index of its shown block (None for a
-    removed cell). Hidden cells still bind names (``import`` in a removed cell)."""
-    import jupytext
-
-    try:
-        cells = [c.source for c in jupytext.read(path).cells if c.cell_type == "code"]
-    except Exception:  # noqa: BLE001 -- not a text notebook: the shown cells are all there is
-        cells = None
-    if cells is not None:
-        sources: list[str] = []
-        index: list[int | None] = []
-        j = 0
-        for source in cells:
-            if j < len(shown) and shown[j].strip() == source.strip():
-                sources.append(shown[j])
-                index.append(j)
-                j += 1
-            else:
-                sources.append(source)
-                index.append(None)
-        if j == len(shown):
-            return sources, index
-    return list(shown), list(range(len(shown)))
-
-
 def note(app: Sphinx, doctree: nodes.document) -> None:
     """At doctree-read: a page whose code names one of the packages is read again
     when the installed API changes (its links may change)."""
-    if any(_PACKAGE.search(b.astext()) for b in cell_blocks(doctree)):
+    if any(_PACKAGE.search(b.astext()) for b in code_blocks(doctree)):
         state.of(app.env).api_docs.add(app.env.docname)
 
 
@@ -142,21 +109,14 @@ def _has_reference(app: Sphinx) -> bool:
 
 
 def collect(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """At doctree-resolved: the links of each shown code cell, on its literal block."""
-    blocks = cell_blocks(doctree)
+    """At doctree-resolved: the links of each shown code block, on its literal block."""
+    blocks = code_blocks(doctree)
     if not blocks or not _has_reference(app):
         return
-    shown = [b.astext() for b in blocks]
-    sources, index = cell_sources(Path(app.env.doc2path(docname)), shown)
+    sources, index = page_code(Path(app.env.doc2path(docname)), blocks)
     api = site_of(app.env)
     for source, j, cell in zip(sources, index, targets(sources, api.resolver), strict=True):
-        if j is None or blocks[j].get("language") not in (
-            "ipython3",
-            "ipython",
-            "python",
-            "python3",
-            "py",
-        ):
+        if j is None or blocks[j].get("language") not in LANGUAGES:
             continue
         links = links_of(source, cell)
         if links:

@@ -3,7 +3,9 @@ and the features table. Pure: no Sphinx.
 
 ``docs/data/api.toml`` adds what the docstrings lack: the options a function
 reads from ``**kwargs`` (names and defaults from the source), features of the
-features table per parameter, and upstream ``:ref:`` labels.
+features table per parameter, upstream ``:ref:`` labels, and what a call
+returns for one keyword's value where the annotation says ``Any``
+(:mod:`.returns`).
 ``docs/data/api-errata.toml`` holds the notes on docstring sentences the guide
 shows to be wrong; each must still find its sentence in the installed
 docstring. :func:`load_data` checks both; every problem names the file and the
@@ -27,9 +29,11 @@ from .. import tomlfile
 from ..features.model import FeaturesTable
 from ..vocab import NIGHTLY
 from . import model
+from .index import ApiIndex
 from .model import ApiModel, params, public_objects
+from .returns import Returns, ReturnsError, load_returns
 
-_DATA_KEYS = frozenset({"options", "features", "upstream_refs"})
+_DATA_KEYS = frozenset({"options", "features", "upstream_refs", "returns"})
 _OPTIONS_KEYS = frozenset({"applies", "evidence", "text"})
 _ERRATUM_KEYS = frozenset({"id", "object", "param", "quote", "note", "evidence"})
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*\Z")
@@ -73,6 +77,7 @@ class ApiData:
     absent: frozenset[str]  # keys of ``features`` the installed wheel lacks (later releases)
     upstream_refs: Mapping[str, str]  # upstream :ref: label -> docname of this guide
     errata: tuple[Erratum, ...]
+    returns: tuple[Returns, ...] = ()  # [[returns]]: a call's class for one keyword's value
 
     def features_of(self, obj: str, param: str = "") -> tuple[str, ...]:
         return self.features.get(f"{obj}:{param}" if param else obj, ())
@@ -162,6 +167,10 @@ def load_data(
         raise fail("upstream_refs", "must map labels to docnames")
 
     errata = _errata(errata_path, objects, options)
+    try:
+        returns = load_returns(data_path, data.get("returns", []), ApiIndex.of(api), objects)
+    except ReturnsError as exc:
+        raise ApiDataError(str(exc)) from None
     return ApiData(
         data_path,
         errata_path,
@@ -170,6 +179,7 @@ def load_data(
         frozenset(absent),
         MappingProxyType(dict(upstream)),
         errata,
+        returns,
     )
 
 

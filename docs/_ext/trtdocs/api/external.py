@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import logging
 import sys
+from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
 
@@ -70,8 +71,11 @@ class ExternalIndex:
             objects = [self._member(objects, part, ".".join(parts[:i]), depth)]
         return objects[0]
 
-    def return_path(self, obj: griffe.Object) -> str | None:
-        """Dotted path of a function's return class, when its package is installed."""
+    def return_path(
+        self, obj: griffe.Object, keywords: Mapping[str, object] | None = None
+    ) -> str | None:
+        """Dotted path of a function's return class, when its package is installed
+        (``keywords``, the call's, do not change it here)."""
         if not isinstance(obj, griffe.Function) or obj.returns is None:
             return None
         path = getattr(obj.returns, "canonical_path", None)

@@ -1,6 +1,11 @@
 """Look-ups in the installed API: does ``torch_tensorrt.executorch.export``
 exist, which keywords does it take, what does it return. Pure: no Sphinx.
 
+A return type defined in a private module is named as the public module that
+re-exports it names it (:meth:`ApiIndex.public_path`), and a call whose
+annotation says ``Any`` may return a known class for one keyword's value
+(:class:`CallReturn`, from ``docs/data/api.toml``, checked by :mod:`.returns`).
+
 :class:`ApiIndex` walks the griffe model of :mod:`.model` the way Python
 resolves a dotted name (aliases, inherited members, namespace folders griffe
 did not walk into). A name the installed package lacks raises :class:`Missing`;
@@ -38,6 +43,23 @@ class Missing(Exception):
 _Found = TypeVar("_Found")
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class CallReturn:
+    """What a function returns when a call passes the keywords ``when`` (each with
+    that constant value): ``returns``, a class's dotted path."""
+
+    when: tuple[tuple[str, object], ...]  # (keyword, value), in the data's order
+    returns: str
+
+    def applies(self, keywords: Mapping[str, object]) -> bool:
+        return all(k in keywords and keywords[k] == v for k, v in self.when)
+
+
+def private(part: str) -> bool:
+    """Whether a dotted path's part is private (``_program``; not ``__init__``)."""
+    return part.startswith("_") and not part.startswith("__")
+
+
 def from_bases(
     cls: griffe.Class,
     name: str,
@@ -72,6 +94,10 @@ class ApiIndex:
     versions: Mapping[str, str]  # import name -> version of the distribution on the search path
     search_paths: list[str]  # site-packages folders griffe reads
     _model: model.ApiModel | None = None  # where namespace subpackages are kept once visited
+    # a function's canonical path -> what it returns for given keywords (CallReturn)
+    call_returns: Mapping[str, tuple[CallReturn, ...]] = dataclasses.field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
     @classmethod
     def load(cls, search_paths: Iterable[Path | str] | None = None) -> ApiIndex:
@@ -79,8 +105,16 @@ class ApiIndex:
         return cls.of(model.load(search_paths))
 
     @classmethod
-    def of(cls, api: model.ApiModel) -> ApiIndex:
-        return cls(api.modules, api.versions, list(api.search_paths), api)
+    def of(
+        cls, api: model.ApiModel, call_returns: Mapping[str, tuple[CallReturn, ...]] | None = None
+    ) -> ApiIndex:
+        return cls(
+            api.modules,
+            api.versions,
+            list(api.search_paths),
+            api,
+            MappingProxyType(dict(call_returns or {})),
+        )
 
     def lookup(self, path: str) -> griffe.Object:
         """The object at ``path``; raises Missing or Unknown."""
@@ -179,8 +213,15 @@ class ApiIndex:
             names |= self.popped_kwargs[obj.path]
         return names - {"self", "cls"}
 
-    def return_path(self, obj: griffe.Object) -> str | None:
-        """Dotted path of a function's return class, when it is in a checked package."""
+    def return_path(
+        self, obj: griffe.Object, keywords: Mapping[str, object] | None = None
+    ) -> str | None:
+        """Dotted path of a function's return class, when it is in a checked package,
+        by its public name (:meth:`public_path`). ``keywords``: the call's keywords with
+        constant values, for a return that depends on one (:attr:`call_returns`)."""
+        for known in self.call_returns.get(obj.path, ()):
+            if known.applies(keywords or {}):
+                return known.returns
         if not isinstance(obj, griffe.Function) or obj.returns is None:
             return None
         ret: str | griffe.Expr = obj.returns
@@ -200,8 +241,33 @@ class ApiIndex:
             except Exception:  # noqa: BLE001 -- unresolvable names are external
                 return None
         if path and path.split(".")[0] in self.modules:
-            return path
+            return self.public_path(path)
         return None
+
+    def public_path(self, path: str) -> str:
+        """``path`` by the name a public module gives it: an object of a private module
+        (``executorch.exir.program._program.EdgeProgramManager.to_executorch``) as the
+        shortest public module above it that re-exports it names it
+        (``executorch.exir.EdgeProgramManager.to_executorch``); ``path`` itself when it
+        has no private part, or no such module re-exports it."""
+        parts = path.split(".")
+        first = next((i for i, part in enumerate(parts) if private(part)), None)
+        if first is None or first + 1 >= len(parts) or private(parts[first + 1]):
+            return path
+        name, rest = parts[first + 1], parts[first + 2 :]
+        try:
+            exported = self.lookup(".".join(parts[: first + 2]))
+        except (Missing, Unknown):
+            return path
+        for end in range(1, first + 1):
+            module = ".".join(parts[:end])
+            try:
+                found = self.lookup(f"{module}.{name}")
+            except (Missing, Unknown):
+                continue
+            if found is exported or found.path == exported.path:
+                return ".".join([module, name, *rest])
+        return path
 
 
 def target(obj: griffe.Object | griffe.Alias) -> griffe.Object:

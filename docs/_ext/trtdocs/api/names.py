@@ -80,8 +80,12 @@ class CellIndex:
             self.api.accepted_keywords(obj) if self._own(obj.path) else None
         )  # others: not checked here
 
-    def return_path(self, obj: griffe.Object) -> str | None:
-        return self.api.return_path(obj) if self._own(obj.path) else self.external.return_path(obj)
+    def return_path(
+        self, obj: griffe.Object, keywords: Mapping[str, object] | None = None
+    ) -> str | None:
+        if self._own(obj.path):
+            return self.api.return_path(obj, keywords)
+        return self.external.return_path(obj)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -98,15 +102,24 @@ class Target:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class CellPage:
-    """A notebook page's code as the names check reads it, kept from its reading."""
+    """A page's code as the names check reads it, kept from its reading: its code
+    cells and static Python blocks (:mod:`.pagecode`)."""
 
-    sources: tuple[
-        str, ...
-    ]  # every code cell, in notebook order (hidden ones too: they bind names)
-    shown: tuple[int | None, ...]  # for each cell, the index of its block on the page; None: hidden
-    places: tuple[
-        tuple[str, str, int | None], ...
-    ]  # for each block: section id, section title, line
+    # every piece of code, in reading order (hidden cells too: they bind names)
+    sources: tuple[str, ...]
+    shown: tuple[int | None, ...]  # for each, the index of its block on the page; None: hidden
+    # for each block: section id, section title, line
+    places: tuple[tuple[str, str, int | None], ...]
+    cells: tuple[bool, ...] = ()  # for each block: a code cell (True) or a static block
+
+    def label(self, i: int) -> str:
+        """How a message names piece ``i``: its code cell's number, or a static block."""
+        static = {k for k, cell in enumerate(self.cells) if not cell}
+        j = self.shown[i]
+        if j in static:
+            return f"code block {sum(1 for k in static if k <= j)} (not a cell)"
+        number = sum(1 for k in range(i) if self.shown[k] not in static)
+        return f"code cell {number + 1}"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -118,20 +131,22 @@ class UseSite:
     docname: str  # the page
     section: str  # the id of the section the cell is in ("" at the page's top)
     heading: str  # that section's title
-    cell: int  # index among the page's code cells
+    cell: int  # index among the page's code (cells and static blocks)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Finding:
-    """A name a cell uses that has no target."""
+    """A name a cell or a static block uses that has no target."""
 
-    cell: int  # index among the code cells
+    cell: int  # index among the page's code
     line: int  # 1-based line of the cell
     name: str  # the dotted name it resolves to
+    label: str = ""  # how the message names the code ("code block 3"); "": code cell <cell + 1>
 
     def message(self) -> str:
+        where = self.label or f"code cell {self.cell + 1}"
         return (
-            f"code cell {self.cell + 1}, line {self.line}: `{self.name}` links nowhere: document "
+            f"{where}, line {self.line}: `{self.name}` links nowhere: document "
             "it (trtdocs.api.model.COVERED), map it to its project's documentation ([upstream] of "
             "docs/data/api-links.toml), or list it under [unlinked] there with the reason"
         )

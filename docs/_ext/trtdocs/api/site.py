@@ -25,6 +25,7 @@ from .external import ExternalIndex
 from .index import ApiIndex, Missing, Unknown
 from .links import Links, LinksError, load_links
 from .names import CellIndex, Resolver
+from .returns import by_function
 
 LINKS_VERIFIED = (
     "api-links"  # under cache_home(): a marker per links file found whole in the installed packages
@@ -69,7 +70,8 @@ class ApiSite:
 
     @cached_property
     def index(self) -> ApiIndex:
-        return ApiIndex.of(self.model)
+        """Look-ups in the model, with what api.toml says calls return (``[[returns]]``)."""
+        return ApiIndex.of(self.model, by_function(self.data.returns, self.objects))
 
     @cached_property
     def canonical(self) -> dict[str, str]:

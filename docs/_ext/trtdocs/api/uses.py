@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable, Mapping
 from typing import Protocol
 
 import griffe
@@ -35,7 +35,9 @@ class NameIndex(Protocol):
     def versions(self) -> _Versions: ...
     def lookup(self, path: str) -> griffe.Object: ...
     def accepted_keywords(self, obj: griffe.Object) -> frozenset[str] | None: ...
-    def return_path(self, obj: griffe.Object) -> str | None: ...
+    def return_path(
+        self, obj: griffe.Object, keywords: Mapping[str, object] | None = None
+    ) -> str | None: ...
 
 
 class CellChecker(ast.NodeVisitor):
@@ -125,7 +127,7 @@ class CellChecker(ast.NodeVisitor):
             if base is None:
                 return None
             try:
-                return self.index.return_path(self.index.lookup(base))
+                return self.index.return_path(self.index.lookup(base), constants(node))
             except (Missing, Unknown):
                 return None
         if isinstance(node, ast.Attribute):
@@ -159,6 +161,15 @@ class CellChecker(ast.NodeVisitor):
     def _version(self, path: str) -> str:
         root = path.split(".")[0]
         return f"{root} {self.index.versions.get(root, '(version unknown)')}"
+
+
+def constants(call: ast.Call) -> dict[str, object]:
+    """A call's keywords whose values are constants (``format="executorch"``)."""
+    return {
+        kw.arg: kw.value.value
+        for kw in call.keywords
+        if kw.arg is not None and isinstance(kw.value, ast.Constant)
+    }
 
 
 # -- uses: where a cell names an object, for links from the highlighted code ----------

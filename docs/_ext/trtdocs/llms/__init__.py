@@ -3,9 +3,9 @@ every page (``page.html.md``, beside ``page.html``), and ``llms.txt`` and
 ``llms-full.txt`` at the site's root (https://llmstxt.org). Sphinx writes
 ``objects.inv``, the inventory other projects link to with intersphinx.
 
-* :mod:`.twins`: a page's twin, translated by sphinx-markdown-builder from the
-  page the HTML builder resolved;
-* :mod:`.check`: a twin holds no unrendered MyST directive or role (pure);
+* :mod:`trtdocs.markdown.doctree` makes a page's twin, translated by
+  sphinx-markdown-builder from the page the HTML builder resolved, and
+  :mod:`trtdocs.markdown.leftovers` checks it holds no unrendered MyST;
 * :mod:`.index`: ``llms.txt`` and ``llms-full.txt`` (pure);
 * :mod:`.sphinx`: the build's events.
 """

@@ -1,14 +1,17 @@
 """The tool-facing outputs in a build: each page's Markdown twin beside its
 HTML (``page.html.md``), ``llms.txt`` and ``llms-full.txt`` at the site's root.
 
-* ``html-page-context``: the page's twin (:mod:`.twins`), from the doctree the
-  HTML was written from; a twin with unrendered MyST markup fails the build
-  (:mod:`.check`). The page's ``<head>`` names its twin
-  (``<link rel="alternate" type="text/markdown">``).
+* ``html-page-context``: the page's twin (:mod:`trtdocs.markdown.doctree`), from
+  the doctree the HTML was written from; a twin with unrendered MyST markup fails
+  the build (:mod:`trtdocs.markdown.leftovers`). The page's ``<head>`` names its twin
+  (``<link rel="alternate" type="text/markdown">``), and a line at the foot of its
+  text links the twin and ``llms.txt`` (:func:`tools_line`).
 * ``build-finished``: ``llms.txt`` and ``llms-full.txt`` (:mod:`.index`), from
   the twins on disk, in reading order (:mod:`trtdocs.order`), one section a
-  caption of the root page's toctrees. A page the build did not write again
-  keeps the twin it has.
+  caption of the root page's toctrees, the maintainers' pages
+  (``trtdocs_maintainer_docs``) under ``## Optional``; with ``html_baseurl``
+  (``TRTDOCS_BASEURL``), every link absolute. A page the build did not write
+  again keeps the twin it has.
 """
 
 from __future__ import annotations
@@ -25,8 +28,11 @@ from sphinx import addnodes
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.util import logging
 
+from .. import config
+from ..markdown import doctree as twins
+from ..markdown import leftovers
 from ..order import reading_order
-from . import check, index, twins
+from . import index
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -52,10 +58,10 @@ def write_twin(
     if app.builder.format != "html" or doctree is None or pagename not in app.env.all_docs:
         return
     text = twins.markdown(doctree, pagename, app.builder)
-    for problem in check.unrendered(text):
+    for left in leftovers.find(text):
         logger.error(
             "its Markdown twin holds %s: render it, or write it as code",
-            problem.message(),
+            left.message(),
             location=pagename,
             type="trtdocs",
             subtype="twins",
@@ -69,10 +75,26 @@ def write_twin(
         context.get("metatags", "")
         + f'\n<link rel="alternate" type="text/markdown" href="{href}" />'
     )
+    llms_txt = context["pathto"](index.LLMS_TXT, 1)
+    context["body"] = context.get("body", "") + tools_line(href, llms_txt)
+
+
+TOOLS_CLASS = "trtdocs-for-tools"
+
+
+def tools_line(twin: str, llms_txt: str) -> str:
+    """The line at the foot of a page's text: its twin and llms.txt, for tools. Not in
+    the doctree: neither the search index nor the twin holds it."""
+    return (
+        f'\n<p class="{TOOLS_CLASS}">For tools: '
+        f'<a href="{twin}" type="text/markdown">this page as Markdown</a> · '
+        f'<a href="{html.escape(llms_txt)}" type="text/plain">llms.txt</a>, every page</p>\n'
+    )
 
 
 def _sections(env: BuildEnvironment) -> dict[str, str]:
-    """Page -> the caption of the root page's toctree it is listed under (with its own pages)."""
+    """Page -> the caption of the root page's toctree it is listed under (with its own
+    pages); a maintainers' page: ``Optional``."""
     root = env.config.root_doc
     out = {root: ""}
     for toctree in env.get_doctree(root).findall(addnodes.toctree):
@@ -85,6 +107,7 @@ def _sections(env: BuildEnvironment) -> dict[str, str]:
                 stack += reversed(env.toctree_includes.get(doc, []))
     first = next((c for c in out.values() if c), "Pages")
     out[root] = first
+    out.update(dict.fromkeys(config.of(env.config).maintainer_docs, index.OPTIONAL))
     return out
 
 
@@ -95,6 +118,7 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
     env = app.env
     sections = _sections(env)
     base = app.config.html_baseurl or ""
+    base = base if not base or base.endswith("/") else base + "/"
     pages = []
     for docname in reading_order(env):
         name = twins.twin_name(_html_name(app, docname))
@@ -129,8 +153,12 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
     if stamp.is_file() and stamp.read_text(encoding="utf-8") == f"{digest} {_digest(outputs)}":
         return
     summary = index.description(pages[0].twin) or app.config.project
-    outputs[0].write_text(index.llms_txt(app.config.project, summary, pages), encoding="utf-8")
-    outputs[1].write_text(index.llms_full_txt(app.config.project, summary, pages), encoding="utf-8")
+    outputs[0].write_text(
+        index.llms_txt(app.config.project, summary, pages, base), encoding="utf-8"
+    )
+    outputs[1].write_text(
+        index.llms_full_txt(app.config.project, summary, pages, base), encoding="utf-8"
+    )
     stamp.parent.mkdir(parents=True, exist_ok=True)
     stamp.write_text(f"{digest} {_digest(outputs)}", encoding="utf-8")
 
@@ -145,6 +173,7 @@ def _digest(files: list[Path]) -> str:
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
+    app.setup_extension("trtdocs.config")
     app.setup_extension("sphinx_markdown_builder")  # its translator's settings (markdown_*)
     app.connect("html-page-context", write_twin)
     app.connect("build-finished", write_index)

@@ -24,7 +24,9 @@ Beside it: :mod:`.cachekey` (the execution cache's key), :mod:`.recorded`
 (outputs recorded on a machine that met the requirements), :mod:`.provenance`
 (provenance.json, the build report, records, strict mode), :mod:`.downloads`
 (each page's .ipynb and .md), :mod:`.pageneeds` (``{page-needs}``),
-:mod:`.execerrors` (a failed execution in this project's words),
+:mod:`.execerrors` (a failed execution in this project's words), :mod:`.launch`
+(the "Open in Colab" row, to the notebook :mod:`.colab` says the deploy publishes),
+:mod:`.setupcell` (the download's first cell, which sets a Colab runtime up),
 :mod:`.frontmatter`, :mod:`.cxxsdk` (ExecuTorch's C++ package).
 :mod:`.sphinx` connects them to the build.
 """
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 
 
 # Its modules that are Sphinx extensions, set up in this order.
-PARTS = ("sphinx",)
+PARTS = ("sphinx", "launch")
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

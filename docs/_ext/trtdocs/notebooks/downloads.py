@@ -9,7 +9,7 @@ each cell that did not run (from the page's plan), and no ``skip-execution``
 tag (on a machine that meets the requirements, every cell runs).
 
 Both downloads are self-contained: every MyST directive and role of their
-Markdown is rendered into Markdown text (:mod:`.markdown`: the install
+Markdown is rendered into Markdown text (:mod:`trtdocs.markdown.source`: the install
 commands, tables, version notes, links; a diagram as an attached image in the
 ``.ipynb``). A download that still holds MyST syntax fails the build, naming
 the page and the line.
@@ -23,15 +23,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import nbformat
+import yaml
 from docutils import nodes
 from myst_nb.core.read import read_myst_markdown_notebook
 from sphinx.util import logging
 
 from .. import config, state
+from ..markdown import leftovers, source
 from ..output import buildpaths
 from ..output.folding import download_link
 from ..site.ptediagram import execution_folder
-from . import kept, markdown
+from . import kept, marks, requirements, setupcell
 from .plan import SKIP_TAG, PagePlan
 from .reader import stable_ids
 
@@ -180,9 +182,10 @@ def write(app: Sphinx, pagename: str, templatename: str, context: dict, doctree:
     download = for_jupyter(nb, plan)
     buildpaths.scrub_outputs(download, buildpaths.replacements(app))
     _render_cells(app, pagename, download, ".ipynb", _cell_lines(download, lines))
+    setupcell.prepare(download, plan, state.of(app.env).features)  # Colab's first cell
     nbformat.write(download, out.with_name(out.name + ".ipynb"))
-    source = Path(app.srcdir, app.env.doc2path(pagename, base=False))
-    text = _markdown_download(app, pagename, source)
+    page = Path(app.srcdir, app.env.doc2path(pagename, base=False))
+    text = _markdown_download(app, pagename, page)
     out.with_name(out.name + ".md").write_text(text, encoding="utf-8")
 
 
@@ -196,8 +199,8 @@ def _cell_lines(nb: nbformat.NotebookNode, source_map: list[int]) -> list[int]:
     return out
 
 
-def context(app: Sphinx, pagename: str, suffix: str, diagram: Any = None) -> markdown.Context:
-    """What :mod:`.markdown` needs of this build to render one page's download."""
+def context(app: Sphinx, pagename: str, suffix: str, diagram: Any = None) -> source.Context:
+    """What :mod:`trtdocs.markdown.source` needs of this build to render one page's download."""
     env = app.env
     build = state.of(env)
     assert build.features is not None, "trtdocs.features is not set up"
@@ -207,7 +210,18 @@ def context(app: Sphinx, pagename: str, suffix: str, diagram: Any = None) -> mar
         name: (doc, anchor, titled[name][2] if name in titled else "")
         for name, (doc, anchor) in std.anonlabels.items()
     }
-    return markdown.Context(
+    features = build.features
+
+    def requires_mark(value: str) -> str:
+        """The line of the mark over a block shown as text (:func:`.marks.text_line`)."""
+        try:
+            needs = requirements.parse(yaml.safe_load(value))
+        except yaml.YAMLError as exc:
+            raise ValueError(f"`:requires:` is not YAML: {exc}") from None
+        words = {r: requirements.describe(r, features.requirement) for r in needs}
+        return marks.text_line(needs, words)
+
+    return source.Context(
         features=build.features,
         data_dir=Path(app.srcdir, config.of(app.config).data_dir),
         page=pagename,
@@ -221,6 +235,7 @@ def context(app: Sphinx, pagename: str, suffix: str, diagram: Any = None) -> mar
         baseurl=app.config.html_baseurl or "",
         diagram=diagram,
         folder=execution_folder(env, pagename),
+        requires_mark=requires_mark,
     )
 
 
@@ -233,32 +248,32 @@ def _render_cells(
             continue
         attachments: dict[str, dict[str, str]] = {}
         try:
-            cell.source = markdown.render(
+            cell.source = source.render(
                 cell.source, context(app, pagename, suffix, _diagrams(app, attachments))
             )
-        except markdown.DownloadError as exc:
+        except source.DownloadError as exc:
             _report(pagename, line + exc.line - 1, str(exc))
             continue
         if attachments:
             cell["attachments"] = attachments
-        for at, what in markdown.leftovers(cell.source):
-            _report(pagename, line + at - 1, f"the {suffix} download keeps {what}")
+        for left in leftovers.find(cell.source):
+            _report(pagename, line + left.line - 1, f"the {suffix} download keeps {left.what}")
 
 
-def _markdown_download(app: Sphinx, pagename: str, source: Path) -> str:
+def _markdown_download(app: Sphinx, pagename: str, page: Path) -> str:
     """The MyST text notebook with its Markdown rendered, as jupytext writes it."""
-    nb = read_myst_markdown_notebook(source.read_text(encoding="utf-8"), add_source_map=True)
+    nb = read_myst_markdown_notebook(page.read_text(encoding="utf-8"), add_source_map=True)
     lines = [line + 1 for line in nb.metadata.pop("source_map")]
     for cell, line in zip(nb.cells, lines, strict=True):
         if cell.cell_type != "markdown":
             continue
         try:
-            cell.source = markdown.render(cell.source, context(app, pagename, ".md"))
-        except markdown.DownloadError as exc:
+            cell.source = source.render(cell.source, context(app, pagename, ".md"))
+        except source.DownloadError as exc:
             _report(pagename, line + exc.line - 1, str(exc))
     text = myst_text(nb)
-    for at, what in markdown.leftovers(text):
-        _report(pagename, 1, f"the .md download keeps {what} (at its line {at})")
+    for left in leftovers.find(text, cells=True):
+        _report(pagename, 1, f"the .md download keeps {left.what} (at its line {left.line})")
     return text
 
 

@@ -9,7 +9,8 @@ top to bottom). The files guard (:mod:`trtdocs.drift.programs`) and the executio
   ``tempfile`` folder (``Path(workdir.name) / "x"``), or a name bound to one of
   these. It is written when it is an argument of a call in :data:`WRITE_CALLS`,
   ``open(p, "w...")`` or a method in :data:`PATH_WRITES` of the path; calls in
-  :data:`NEUTRAL_CALLS` neither read nor write; every other use reads it.
+  :data:`NEUTRAL_CALLS` neither read nor write; every other use reads it. A function
+  the page defines writes the path given for a parameter it writes (:mod:`.writers`).
   ``%%writefile <path>`` writes its path, ``%%bash`` cells and ``!`` lines are shell;
 * shell blocks (```bash, ```sh, ```shell, ```console after ``$ ``), split with
   :mod:`shlex`: a path after ``>``/``>>``/``-o``/``--output``, the last path of
@@ -31,6 +32,8 @@ from ..vocab import CPP_LANGUAGES, SHELL_LANGUAGES
 from . import Violation
 from .blocks import Block, iter_blocks
 from .cells import parse_cell
+from .writers import Writer, writer
+from .writers import called_name as _called
 
 INDEX = "index.md"
 FOLDER = "programs"  # contract 1: PROGRAMS = Path("programs")
@@ -137,6 +140,7 @@ class _Cells(ast.NodeVisitor):
         ] = {}  # name -> a path, or "tempobj" (a TemporaryDirectory)
         self.found: list[Access] = []
         self.offset = 0  # page line of the cell's first line, less one
+        self.writers: dict[str, Writer] = {}  # the page's functions that write a parameter
 
     def value(self, node: ast.AST) -> Where | str | None:
         match node:
@@ -191,8 +195,19 @@ class _Cells(ast.NodeVisitor):
                 self.names[item.optional_vars.id] = ("temp", "")
         self.generic_visit(node)
 
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if found := writer(node, WRITE_CALLS):
+            self.writers[node.name] = found
+        self.generic_visit(node)
+
     def visit_Call(self, node: ast.Call) -> None:
         called = _called(node.func)
+        if isinstance(node.func, ast.Name) and called in self.writers:
+            written = self.writers[called].written(node)
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                self._record(arg, any(arg is w for w in written))
+            self.generic_visit(node)
+            return
         if isinstance(node.func, ast.Attribute) and isinstance(self.value(node.func.value), tuple):
             if called in PATH_WRITES:
                 self._record(node.func.value, True)
@@ -243,12 +258,6 @@ class _Cells(ast.NodeVisitor):
                     self.offset + node.lineno,
                 )
             )
-
-
-def _called(func: ast.AST | None) -> str:
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
 
 
 def _shell_lines(block: Block) -> Iterator[tuple[int, str]]:

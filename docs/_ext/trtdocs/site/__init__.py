@@ -2,8 +2,9 @@
 
 * :mod:`.tables`: tables that become one block per row on a phone; code in
   tables that breaks only between names;
-* :mod:`.diagrams`: Graphviz diagrams inline, in the theme's colours, opening
-  full size with a tap;
+* :mod:`.diagrams`: Graphviz diagrams inline, in the theme's colours
+  (:mod:`.palette`), with a stacked layout for phones (:mod:`.dotgraphs`),
+  opening full size with a tap;
 * :mod:`.navigation`: maintainer pages out of the readers' previous/next chain
   and ranked below the guide in search;
 * :mod:`.ptediagram`: ``{pte-diagram}``, what a ``.pte`` the page wrote holds,

@@ -8,9 +8,14 @@ part renders ``sphinx.ext.graphviz``'s node (through Sphinx's own
 a node's HTML visitor:
 
 * the SVG's text, strokes and fills are styled by ``trtdocs.css`` from the
-  theme's colours: text in the foreground colour, each filled shape in its own
-  colour in light mode and mixed into the background in dark mode
-  (:func:`inline_svg` keeps each fill as a ``--trtdocs-fill`` custom property);
+  theme's colours: text in the foreground colour, each filled shape in its
+  category's colour of the theme (:mod:`.palette`; :func:`inline_svg` keeps
+  each fill as a ``--trtdocs-fill`` custom property and a palette fill's dark
+  colour as ``--trtdocs-fill-dark``); a fill outside the palette is mixed into
+  the background in dark mode;
+* code with a second graph (:mod:`.dotgraphs`) is drawn twice: the first
+  layout for wide screens, the second for narrow ones; ``trtdocs.css`` shows
+  one by the screen's width, so a phone's diagram text stays legible;
 * the diagram scales to the column and links to its SVG file, which opens
   full size (a phone's tap, a desktop's click);
 * its ids get a per-diagram prefix, so two diagrams on a page do not clash,
@@ -29,6 +34,8 @@ from docutils import nodes
 from sphinx.ext.graphviz import GraphvizError, graphviz, render_dot
 from sphinx.util import logging
 
+from . import dotgraphs, palette
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
@@ -37,6 +44,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 DIAGRAM_CLASS: Final = "trtdocs-diagram"
+LAYOUTS: Final = ("wide", "narrow")  # a link's class trtdocs-diagram-<layout>, in code order
 _PROLOGUE: Final = re.compile(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--.*?-->", re.S)
 _ID: Final = re.compile(r'\bid="([^"]+)"')
 _REF: Final = re.compile(r'(href="#|url\(#)([^")]+)')
@@ -57,7 +65,9 @@ def inline_svg(svg: str, prefix: str, label: str) -> str:
         tag, attrs, colour = m[1], m[2], m[3]
         if colour in ("none", "transparent"):
             return m[0]
-        return f'<{tag}{attrs}style="--trtdocs-fill: {colour}" fill="{colour}"'
+        dark = palette.dark(colour)
+        style = f"--trtdocs-fill: {colour}" + (f"; --trtdocs-fill-dark: {dark}" if dark else "")
+        return f'<{tag}{attrs}style="{style}" fill="{colour}"'
 
     svg = _FILL.sub(fill, svg)
     name = html.escape(label, quote=True)
@@ -65,25 +75,34 @@ def inline_svg(svg: str, prefix: str, label: str) -> str:
 
 
 def visit_graphviz(self: HTML5Translator, node: graphviz) -> None:
-    """The diagram as inline SVG in a link to its file; raises SkipNode."""
+    """The diagram as inline SVG in a link to its file, once per layout; raises SkipNode."""
     code, options = node["code"], node["options"]
     try:
-        fname, outfn = render_dot(self, code, options, "svg", "graphviz", node.get("filename"))
-    except GraphvizError as exc:
+        layouts = dotgraphs.graphs(code)
+    except dotgraphs.DotError as exc:
         logger.warning("dot code %r: %s", code, exc, location=node)
         raise nodes.SkipNode from exc
-    if fname is None or outfn is None:
-        self.body.append(self.encode(code))
-        raise nodes.SkipNode
     label = node.get("alt") or "diagram"
-    prefix = "dia-" + hashlib.sha1(code.encode()).hexdigest()[:8]
-    svg = inline_svg(Path(outfn).read_text(encoding="utf-8"), prefix, label)
-    classes = " ".join(["graphviz", DIAGRAM_CLASS, *node.get("classes", [])])
-    src = html.escape(Path(fname).as_posix(), quote=True)
-    self.body.append(
-        f'<div class="{classes}"><a class="trtdocs-diagram-open" href="{src}" '
-        f'title="Open the diagram full size">{svg}</a></div>\n'
-    )
+    links = []
+    for layout, graph in zip(LAYOUTS, layouts, strict=False):
+        try:
+            fname, outfn = render_dot(self, graph, options, "svg", "graphviz", node.get("filename"))
+        except GraphvizError as exc:
+            logger.warning("dot code %r: %s", graph, exc, location=node)
+            raise nodes.SkipNode from exc
+        if fname is None or outfn is None:
+            self.body.append(self.encode(code))
+            raise nodes.SkipNode
+        prefix = "dia-" + hashlib.sha1(graph.encode()).hexdigest()[:8]
+        svg = inline_svg(Path(outfn).read_text(encoding="utf-8"), prefix, label)
+        src = html.escape(Path(fname).as_posix(), quote=True)
+        links.append(
+            f'<a class="trtdocs-diagram-open trtdocs-diagram-{layout}" href="{src}" '
+            f'title="Open the diagram full size">{svg}</a>'
+        )
+    two = [f"{DIAGRAM_CLASS}-two"] if len(links) > 1 else []
+    classes = " ".join(["graphviz", DIAGRAM_CLASS, *two, *node.get("classes", [])])
+    self.body.append(f'<div class="{classes}">{"".join(links)}</div>\n')
     raise nodes.SkipNode
 
 

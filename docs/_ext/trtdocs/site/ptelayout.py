@@ -16,11 +16,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Final
 
-# Colours of the guide's hand-drawn diagrams (the theme mixes them in dark mode).
-_PROGRAM: Final = "#dce6f5"
-_DELEGATE: Final = "#dcefe1"
-_SEGMENT: Final = "#f9eed6"
-_DATA: Final = "#f3dada"
+from . import palette
+
+# Colours of the guide's hand-drawn diagrams (each with its dark colour: .palette).
+_NEUTRAL: Final = palette.fill("neutral")
+_PROGRAM: Final = palette.fill("program")
+_DELEGATE: Final = palette.fill("tensorrt")
+_SEGMENT: Final = palette.fill("segment")
+_DATA: Final = palette.fill("data")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -127,7 +130,7 @@ def dot(layout: Layout) -> str:
         "digraph pte {",
         "  rankdir=TB; ordering=out;",
         '  graph [fontname="Helvetica", fontsize=11, nodesep=0.25, ranksep=0.3];',
-        '  node [shape=box, style="rounded,filled", fillcolor="#eef0f4", color="#5a6270", '
+        f'  node [shape=box, style="rounded,filled", fillcolor="{_NEUTRAL}", color="#5a6270", '
         'fontname="Helvetica", fontsize=10];',
         '  edge [color="#5a6270", fontname="Helvetica", fontsize=9];',
         f'  subgraph cluster_file {{ label={_quote(title)}; style=rounded; color="#9aa3b0";',

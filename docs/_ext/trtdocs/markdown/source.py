@@ -1,4 +1,4 @@
-"""A notebook's Markdown as plain Markdown, for its downloads.
+"""A notebook's Markdown as plain Markdown, for its downloads, from its MyST source.
 
 A downloaded notebook opens in Jupyter, which knows no MyST: a
 ``{install-command}`` directive would show as its own text, a ``{data-table}``
@@ -7,9 +7,11 @@ stands for, from the same data the site uses: install commands and version
 notes from the features table, tables from ``docs/data``, admonitions as
 quotes, tabs one after the other, links to the other pages (the hosted site
 when ``html_baseurl`` is set, else the sibling download). MyST comments and
-targets go. A directive or role with no Markdown form is an error naming the
-line (:class:`DownloadError`), and :func:`leftovers` finds any MyST syntax
-left in a written download, which fails the build.
+targets go. Each directive and role is looked up in :mod:`.meanings`, and
+written in its form with :mod:`.forms`, as a twin writes it; one with no
+meaning, or one only pages without downloads use, is an error naming the line
+(:class:`DownloadError`). :func:`.leftovers.find` finds any MyST syntax left
+in a written download, which fails the build.
 
 Pure: markdown-it (the parser MyST uses), no Sphinx.
 """
@@ -22,44 +24,17 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Final
 
-import yaml
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from mdit_py_plugins.colon_fence import colon_fence_plugin
-from mdit_py_plugins.myst_blocks import myst_block_plugin
-from mdit_py_plugins.myst_role import myst_role_plugin
 
 from .. import datatables
 from ..features.model import FeaturesTable
 from ..features.words import join_over, plain
 from ..pages.blocks import directive_options
-from ..site import ptelayout
-from . import requirements
+from ..site import dotgraphs, ptelayout
+from . import forms, meanings
+from .leftovers import DIRECTIVE, PARSER
+from .meanings import CELL_MARKERS, Form
 
-# Directives that are cell markers of the jupytext MyST format, not page content.
-CELL_MARKERS: Final = frozenset({"code-cell", "raw-cell"})
-ADMONITIONS: Final = frozenset(
-    {
-        "note",
-        "warning",
-        "tip",
-        "important",
-        "hint",
-        "caution",
-        "attention",
-        "danger",
-        "error",
-        "seealso",
-    }
-)
-_PARSER: Final = (
-    MarkdownIt("commonmark")
-    .enable("table")
-    .use(colon_fence_plugin)
-    .use(myst_role_plugin)
-    .use(myst_block_plugin)
-)
-_DIRECTIVE: Final = re.compile(r"^\{(?P<name>[\w:-]+)\}\s*(?P<arg>.*)$")
 _ROLE: Final = re.compile(r"\{(?P<name>[\w:+-]+)\}`(?P<content>[^`]+)`")
 _EXPLICIT: Final = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
 
@@ -89,6 +64,9 @@ class Context:
         None  # (dot code, alt) -> Markdown image; None: caption only
     )
     folder: Path | None = None  # where the page ran ({pte-diagram} reads its file there)
+    # a {code-block}'s `:requires:` value, as written -> the line of the mark a twin shows over
+    # it (ValueError for a bad one); None: no mark
+    requires_mark: Callable[[str], str] | None = None
 
 
 def render(text: str, ctx: Context) -> str:
@@ -106,33 +84,16 @@ def render(text: str, ctx: Context) -> str:
     )
 
 
-def leftovers(text: str) -> list[tuple[int, str]]:
-    """(line, what) for each piece of MyST syntax left in Markdown text; cell
-    markers of the jupytext MyST format (``{code-cell}``) are the format, not left over."""
-    found = []
-    for token in _PARSER.parse(text):
-        line = (token.map[0] + 1) if token.map else 1
-        if token.type in ("fence", "colon_fence") and (m := _DIRECTIVE.match(token.info.strip())):
-            if m["name"] not in CELL_MARKERS:
-                found.append((line, f"the directive {{{m['name']}}}"))
-        elif token.type in ("myst_target", "myst_line_comment"):
-            found.append((line, f"MyST {token.type.removeprefix('myst_').replace('_', ' ')}"))
-        for child in token.children or ():
-            if child.type == "myst_role":
-                found.append((line, f"the role {{{child.meta['name']}}}"))
-    return found
-
-
 def _blocks(text: str) -> Iterator[tuple[Token, int, int]]:
     """Top-level tokens to replace: directives (not code cells), targets, comments."""
-    for token in _PARSER.parse(text):
+    for token in PARSER.parse(text):
         if token.map is None or token.level != 0:
             continue
         if token.type in ("myst_target", "myst_line_comment"):
             yield token, token.map[0], token.map[1]
         elif (
             token.type in ("fence", "colon_fence")
-            and (m := _DIRECTIVE.match(token.info.strip()))
+            and (m := DIRECTIVE.match(token.info.strip()))
             and m["name"] not in CELL_MARKERS
         ):
             yield token, token.map[0], token.map[1]
@@ -141,20 +102,25 @@ def _blocks(text: str) -> Iterator[tuple[Token, int, int]]:
 def _directive(token: Token, lines: list[str], start: int, ctx: Context) -> list[str]:
     if token.type != "fence" and token.type != "colon_fence":
         return []  # a target or a comment: nothing for a reader
-    m = _DIRECTIVE.match(token.info.strip())
+    m = DIRECTIVE.match(token.info.strip())
     assert m is not None
     name, arg = m["name"], m["arg"].strip()
     body = token.content.rstrip("\n").split("\n") if token.content.strip() else []
     options, skip = directive_options(body)
     content = "\n".join(body[skip:])
     line = start + 1
-    render_one = _DIRECTIVES.get(name) or (_admonition if name in ADMONITIONS else None)
-    if render_one is None:
+    meaning = meanings.directive(name)
+    if meaning is None:
+        raise DownloadError(
+            line, f"the directive {{{name}}} has no Markdown meaning (trtdocs.markdown.meanings)"
+        )
+    if not meaning.downloads:
         raise DownloadError(
             line,
-            f"the directive {{{name}}} has no Markdown form for the downloads "
-            f"(trtdocs.notebooks.markdown)",
+            f"the directive {{{name}}} ({meaning.what}) has no Markdown form in a download: "
+            f"only pages without downloads use it (trtdocs.markdown.meanings)",
         )
+    render_one = _DIRECTIVES.get(name) or _FORMS[meaning.form]
     try:
         text = render_one(name, arg, options, content, ctx)
     except DownloadError as exc:
@@ -170,7 +136,7 @@ def _install_command(
     command = ctx.features.install_command(
         arg, options.get("tool", "pip"), options.get("platform", "linux")
     )
-    return f"```bash\n{command}\n```"
+    return forms.fence(command, "bash")
 
 
 def _feature_note(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
@@ -178,9 +144,9 @@ def _feature_note(name: str, arg: str, options: dict[str, str], content: str, ct
     headline = ctx.features.note_text(feature)
     if not headline:
         return ""
-    return (
-        f"> **{headline[0].upper()}{headline[1:]}.** {feature.title}. {feature.note} "
-        f"See {_link('the support matrix', 'docs/support-matrix', f'feature-{feature.id}', ctx)}."
+    matrix = _link("the support matrix", "docs/support-matrix", f"feature-{feature.id}", ctx)
+    return forms.quote(
+        headline[0].upper() + headline[1:], f"{feature.title}. {feature.note} See {matrix}."
     )
 
 
@@ -201,43 +167,37 @@ def _data_table(name: str, arg: str, options: dict[str, str], content: str, ctx:
     return "\n".join(out)
 
 
-def _tabs(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
-    return render(content, ctx)  # each tab-item renders itself, one after the other
+def _content(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
+    return render(content, ctx)  # a tab set: each tab renders itself, one after the other
 
 
-def _tab_item(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
-    return f"**{arg}**\n\n{render(content, ctx)}"
+def _labelled(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
+    return forms.labelled(_inline(arg, ctx), render(content, ctx))
 
 
-def _admonition(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
-    title = arg or name.capitalize()
-    quoted = render(content, ctx).strip("\n").split("\n")
-    return "\n".join(
-        [f"> **{title}:** {quoted[0]}", *(f"> {line}" if line else ">" for line in quoted[1:])]
-    )
+def _quote(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
+    return forms.quote(forms.admonition_title(name, _inline(arg, ctx)), render(content, ctx))
 
 
 def _graphviz(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
     caption = _inline(options.get("caption", ""), ctx)
     alt = options.get("alt", caption or "diagram")
-    image = ctx.diagram(content, alt) if ctx.diagram is not None else ""
-    return "\n\n".join(
-        filter(None, [image or f"*Diagram:* {alt}", f"*{caption}*" if caption else ""])
-    )
+    wide = dotgraphs.wide(content)  # a second graph is the site's layout for phones
+    picture = ctx.diagram(wide, alt) if ctx.diagram is not None else ""
+    return forms.diagram(alt, wide, caption, picture)
 
 
 def _code_block(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
-    """A fence in the block's language; what it needs (``:requires:``) in a line above it."""
-    fence = "`" * max([3, *(len(run) + 1 for run in re.findall(r"`{3,}", content))])
-    block = f"{fence}{arg}\n{content}\n{fence}"
-    if "requires" not in options:
+    """A fence in the block's language; what it needs (``:requires:``) in the quoted
+    mark a twin shows over it."""
+    block = forms.fence(content, arg)
+    if "requires" not in options or ctx.requires_mark is None:
         return block
     try:
-        needs = requirements.parse(yaml.safe_load(options["requires"]))
-        words = [requirements.describe(r, ctx.features.requirement) for r in needs]
-    except (ValueError, yaml.YAMLError):
+        mark = ctx.requires_mark(options["requires"])
+    except ValueError:
         return block  # the {code-block} directive reports its bad option, once, at its line
-    return f"*Not run in the guide's build; needs {', '.join(words)}.*\n\n{block}"
+    return f"{forms.quote(mark)}\n\n{block}"
 
 
 def _pte_diagram(name: str, arg: str, options: dict[str, str], content: str, ctx: Context) -> str:
@@ -257,20 +217,22 @@ _DIRECTIVES: Final[Mapping[str, Callable[[str, str, dict[str, str], str, Context
     "install-command": _install_command,
     "feature-note": _feature_note,
     "data-table": _data_table,
-    "tab-set": _tabs,
-    "tab-item": _tab_item,
     "graphviz": _graphviz,
     "pte-diagram": _pte_diagram,
     "code-block": _code_block,
+}
+# The directives of a form that needs nothing of the directive but its title and content.
+_FORMS: Final[Mapping[Form, Callable[[str, str, dict[str, str], str, Context], str]]] = {
+    Form.QUOTE: _quote,
+    Form.CONTENT: _content,
+    Form.LABELLED: _labelled,
 }
 
 
 def _roles(lines: list[str], first: int, ctx: Context) -> list[str]:
     """Lines with each role rendered; inline code and code blocks untouched."""
     text = "\n".join(lines)
-    expected = sum(
-        1 for t in _PARSER.parse(text) for c in t.children or () if c.type == "myst_role"
-    )
+    expected = sum(1 for t in PARSER.parse(text) for c in t.children or () if c.type == "myst_role")
     if not expected:
         return lines
     found = list(_ROLE.finditer(text))
@@ -305,6 +267,17 @@ def _inline(text: str, ctx: Context, first: int = 0) -> str:
 
 
 def _role(name: str, content: str, ctx: Context, line: int) -> str:
+    meaning = meanings.role(name, ctx.extlinks)
+    if meaning is None:
+        raise DownloadError(
+            line, f"the role {{{name}}} has no Markdown meaning (trtdocs.markdown.meanings)"
+        )
+    if not meaning.downloads:
+        raise DownloadError(
+            line,
+            f"the role {{{name}}} ({meaning.what}) has no Markdown form in a download: only "
+            f"pages without downloads use it (trtdocs.markdown.meanings)",
+        )
     explicit = _EXPLICIT.match(content)
     text, target = (explicit["text"], explicit["target"]) if explicit else (None, content)
     if name == "feature":
@@ -321,13 +294,8 @@ def _role(name: str, content: str, ctx: Context, line: int) -> str:
                 line, f"{{ref}} {target!r}: the label has no title; give the link a text"
             )
         return _link(text or title, doc, anchor, ctx, heading=title)
-    if name in ctx.extlinks:
-        url, caption = ctx.extlinks[name]
-        return f"[{text or (caption % target if caption else url % target)}]({url % target})"
-    raise DownloadError(
-        line,
-        f"the role {{{name}}} has no Markdown form for the downloads (trtdocs.notebooks.markdown)",
-    )
+    url, caption = ctx.extlinks[name]
+    return f"[{text or (caption % target if caption else url % target)}]({url % target})"
 
 
 def _docname(target: str, ctx: Context) -> str:
