@@ -19,8 +19,8 @@ from paths import ROOT, ROOTS, TOOLS
 from reader_run import SKIP_TAG, execute, outputs
 from scripts import load
 from sites import REAL_TABLE, Built, build
-from trtdocs.features.validate import load as load_features
 from trtdocs import colab
+from trtdocs.features.validate import load as load_features
 from trtdocs.notebooks import launch, setupcell
 
 TARGET = "someone/guide@notebooks"

@@ -20,10 +20,9 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from paths import ROOT
-from trtdocs import config
+from trtdocs import colab, config
 from trtdocs.drift import resolve, resolved
 from trtdocs.features.validate import load as load_features
-from trtdocs import colab
 from trtdocs.notebooks import setupcell
 from trtdocs.notebooks.plan import PagePlan, SkippedCell
 from trtdocs.pages.commands import parse_command

@@ -16,8 +16,8 @@ import yaml
 
 from paths import ROOT, TOOLS
 from scripts import load
-from trtdocs.features.validate import load as load_features
 from trtdocs import colab
+from trtdocs.features.validate import load as load_features
 
 publish = load("publish_notebooks", TOOLS)
 DOCS = ["notebooks/install", "notebooks/run-cpp", "docs/building"]

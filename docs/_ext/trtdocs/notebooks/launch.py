@@ -19,8 +19,8 @@ from sphinx.errors import ConfigError
 from sphinx.util import logging
 
 from .. import config, state
-from ..features.sphinx import table
 from ..colab import SETTING, Target, TargetError, published_path
+from ..features.sphinx import table
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
