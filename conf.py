@@ -95,10 +95,12 @@ html_sidebars = {
         "sidebar/scroll-end.html",
     ]
 }
-html_css_files = ["trtdocs.css"]
+# trtdocs-a11y: focus rings, and code blocks that scroll reachable by keyboard
+html_css_files = ["trtdocs.css", "trtdocs-a11y.css"]
 html_js_files = [
-    "trtdocs-tables.js"
-]  # tables too wide for the page become blocks (trtdocs.site.tables)
+    "trtdocs-tables.js",  # tables too wide for the page become blocks (trtdocs.site.tables)
+    "trtdocs-a11y.js",
+]
 html_copy_source = False
 html_show_sourcelink = False
 copybutton_exclude = ".linenos, .gp, .go"
