@@ -21,7 +21,7 @@ from bs4 import BeautifulSoup
 
 # The guide's pages, relative to the site root: the landing page and every notebook.
 GUIDE_GLOBS: tuple[str, ...] = ("index.html", "notebooks/*.html")
-# What is not prose: code, outputs, the build's status lines, heading anchors.
+# What is not prose: code, outputs, the build's status lines, heading anchors, the line for tools.
 NOT_PROSE: tuple[str, ...] = (
     "div.highlight",
     "pre",
@@ -30,6 +30,7 @@ NOT_PROSE: tuple[str, ...] = (
     "p.trtdocs-launch",  # "Open in Colab · View source" under the banner
     "details.trtdocs-not-executed",
     "a.trtdocs-diagram-narrow",  # a diagram's second drawing, for narrow screens
+    "p.trtdocs-for-tools",  # the line at the foot linking the page's Markdown twin and llms.txt
     "a.headerlink",
     "script",
     "style",

@@ -7,7 +7,7 @@ points: the branch ``TRTDOCS_PUBLISHED_NOTEBOOKS`` names (``OWNER/REPO@BRANCH``)
 
 ``layout`` copies each notebook page's executed ``.ipynb`` (the page's
 download, listed in the site's ``provenance.json``) to the path the page's link
-names, ``<release>/<page>.ipynb`` (``trtdocs.notebooks.colab.published_path``,
+names, ``<release>/<page>.ipynb`` (``trtdocs.colab.published_path``,
 the release the features table documents). It reads the features table, so it
 runs with the docs' venv.
 
@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from trtdocs.notebooks.colab import ENV, Target, TargetError, published_path  # noqa: E402 -- after the path
+from trtdocs.colab import ENV, Target, TargetError, published_path  # noqa: E402 -- after the path
 
 README = """# Notebooks of the deployment guide
 

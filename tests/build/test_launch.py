@@ -20,7 +20,8 @@ from reader_run import SKIP_TAG, execute, outputs
 from scripts import load
 from sites import REAL_TABLE, Built, build
 from trtdocs.features.validate import load as load_features
-from trtdocs.notebooks import colab, launch, setupcell
+from trtdocs import colab
+from trtdocs.notebooks import launch, setupcell
 
 TARGET = "someone/guide@notebooks"
 CPU_ONLY = {"trtdocs_disable": "cuda"}  # the GPU cells are skipped on any machine

@@ -51,12 +51,15 @@ def _absolute(name: str, path: Path, module: str | None, level: int) -> str:
     return ".".join([*base, module] if module else base)
 
 
-def imports(name: str, path: Path, source: str | None = None) -> Iterator[tuple[str, str, int]]:
+def imports(
+    name: str, path: Path, source: str | None = None, *, typing: bool = True
+) -> Iterator[tuple[str, str, int]]:
     """(imported module, imported name or "", line) for each import of ``name``: at
     module level (``if TYPE_CHECKING:`` blocks included) and inside functions and
     classes, which run when they are called and so are arrows too. Only the imports
     of a module-level ``setup()`` are left out: Sphinx calls it once, to load the
-    part's modules, and it is where a package names them."""
+    part's modules, and it is where a package names them. ``typing=False`` leaves out
+    the ``if TYPE_CHECKING:`` blocks too (names for annotations, never run)."""
     tree = ast.parse(source if source is not None else path.read_text(encoding="utf-8"))
     setups = {
         id(n)
@@ -66,7 +69,7 @@ def imports(name: str, path: Path, source: str | None = None) -> Iterator[tuple[
     todo: list[ast.AST] = [tree]
     while todo:
         node = todo.pop()
-        if id(node) in setups:
+        if id(node) in setups or (not typing and _type_checking(node)):
             continue
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -76,6 +79,15 @@ def imports(name: str, path: Path, source: str | None = None) -> Iterator[tuple[
             for alias in node.names:
                 yield target, alias.name, node.lineno
         todo += reversed(list(ast.iter_child_nodes(node)))
+
+
+def _type_checking(node: ast.AST) -> bool:
+    """Whether ``node`` is an ``if TYPE_CHECKING:`` block."""
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Name)
+        and node.test.id == "TYPE_CHECKING"
+    )
 
 
 def graph(
@@ -193,6 +205,39 @@ def test_no_module_over_the_line_budget() -> None:
 
 def test_no_import_circle() -> None:
     assert circles(graph(modules())) == []
+
+
+def units(
+    mods: Mapping[str, Path], sources: Mapping[str, str] | None = None
+) -> dict[str, set[str]]:
+    """The run-time import graph between the house's units: each package one node, each
+    top-level module (``config``, ``datatables`` ...) one node; annotation-only imports
+    left out. A circle here is a circle the module graph hides inside packages, as
+    config -> notebooks -> markdown -> datatables -> config would be."""
+    edges: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        unit = package_of(name, mods) or name
+        targets = edges.setdefault(unit, set())
+        for target, member, _ in imports(name, path, (sources or {}).get(name), typing=False):
+            sub = f"{target}.{member}"
+            found = sub if sub in mods else target if target in mods else None
+            if found is not None and found != PACKAGE.name:
+                other = package_of(found, mods) or found
+                if other != unit:
+                    targets.add(other)
+    return edges
+
+
+def test_no_circle_between_packages_and_top_level_modules() -> None:
+    assert circles(units(modules())) == []
+
+
+def test_a_planted_circle_through_a_package_is_found() -> None:
+    mods = modules()
+    config = mods["trtdocs.config"]
+    planted = config.read_text(encoding="utf-8") + "\nfrom .notebooks import launch\n"
+    found = circles(units(mods, {"trtdocs.config": planted}))
+    assert any("trtdocs.config" in c and "trtdocs.notebooks" in c for c in found), found
 
 
 def test_no_two_packages_import_each_other() -> None:

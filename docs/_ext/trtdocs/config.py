@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sphinx.errors import ConfigError
 
-from .notebooks.colab import FORM, Target, TargetError
+from .colab import FORM, Target, TargetError
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -1,4 +1,4 @@
-"""The Colab side of each notebook page (trtdocs.notebooks.colab, .setupcell): the
+"""The Colab side of each notebook page (trtdocs.colab, .setupcell): the
 published address, and the download's first cell run as Colab would run it, with a
 stand-in ``google.colab`` on ``sys.path`` and a stand-in ``nvidia-smi`` on ``PATH``.
 Colab itself is not reachable from here: what the stand-ins cannot show is in
@@ -23,7 +23,8 @@ from paths import ROOT
 from trtdocs import config
 from trtdocs.drift import resolve, resolved
 from trtdocs.features.validate import load as load_features
-from trtdocs.notebooks import colab, setupcell
+from trtdocs import colab
+from trtdocs.notebooks import setupcell
 from trtdocs.notebooks.plan import PagePlan, SkippedCell
 from trtdocs.pages.commands import parse_command
 from trtdocs.vocab import TORCH_TENSORRT

@@ -1,5 +1,5 @@
 """tools/publish_notebooks.py and the docs workflow's notebooks job: the notebooks land
-at the paths the pages link to (trtdocs.notebooks.colab.published_path), on the branch
+at the paths the pages link to (trtdocs.colab.published_path), on the branch
 the setting names, pushed by the one job that may write to the repository."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import yaml
 from paths import ROOT, TOOLS
 from scripts import load
 from trtdocs.features.validate import load as load_features
-from trtdocs.notebooks import colab
+from trtdocs import colab
 
 publish = load("publish_notebooks", TOOLS)
 DOCS = ["notebooks/install", "notebooks/run-cpp", "docs/building"]

@@ -150,5 +150,5 @@ def rebase(twin: str, name: str, base: str = "") -> str:
                 continue
             pattern = re.compile(r"(\]\(\s*<?)" + re.escape(href) + r"(?=>?[\s)])")
             for i in range(*token.map):
-                lines[i] = pattern.sub(lambda m, new=new: m.group(1) + new, lines[i])
+                lines[i] = pattern.sub(r"\g<1>" + new.replace("\\", r"\\"), lines[i])
     return "\n".join(lines)

@@ -88,7 +88,7 @@ def tools_line(twin: str, llms_txt: str) -> str:
     return (
         f'\n<p class="{TOOLS_CLASS}">For tools: '
         f'<a href="{twin}" type="text/markdown">this page as Markdown</a> · '
-        f'<a href="{html.escape(llms_txt)}" type="text/plain">llms.txt</a>, every page</p>\n'
+        f'<a href="{html.escape(llms_txt)}" type="text/plain">llms.txt</a> (every page)</p>\n'
     )
 
 

@@ -20,7 +20,7 @@ from sphinx.util import logging
 
 from .. import config, state
 from ..features.sphinx import table
-from .colab import SETTING, Target, TargetError, published_path
+from ..colab import SETTING, Target, TargetError, published_path
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

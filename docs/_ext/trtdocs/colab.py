@@ -9,7 +9,7 @@ page to). The setting ``trtdocs_published_notebooks`` names the repository and
 branch as ``OWNER/REPO@BRANCH``; it has no default, so a fork links to no one
 else's notebooks. Within the branch, a page's notebook lives under the release
 the site documents (``2.14/notebooks/install.ipynb``), so the address of one
-release's notebook stays the same while later releases are published beside it.
+release's notebook stays the same while newer releases are published beside it.
 
 Standard library only: the workflow's job that pushes the branch imports it
 without the docs' venv.
