@@ -61,7 +61,7 @@ endef
 export REQUIRE_ALL REQUIRE_OUTPUTS
 export TRTDOCS_NOTEBOOKS = $(NOTEBOOKS)
 
-.PHONY: html _html check test deps venv record _record lab clean _venv-create print-venv browser graphviz actionlint installs
+.PHONY: html _html check test deps venv record _record lab clean _venv-create print-venv _test-site _test-tiers browser graphviz actionlint installs
 
 print-venv:
 	@echo $(VENV)
@@ -103,13 +103,30 @@ _html:
 # browser), under a minute. make test: every tier (pyproject.toml's testpaths):
 # the pure tests, the Makefile's targets, the fixture sites built in process, and
 # the real site built once with its browser, download and notebook checks.
-# TESTS: pytest arguments instead of every tier (TESTS=tests/build, TESTS="-m browser").
+# Both spread the tests over TEST_WORKERS processes (pytest-xdist; auto: one a core).
+# make test runs the real site's tier in a session of its own beside the other
+# tiers' (the site's build, its browser and its notebook run are one session's),
+# each session's report shown when it ends.
+# TESTS: pytest arguments instead of every tier, in one session (TESTS=tests/build,
+# TESTS="-m browser"; add -n 2 to spread them).
 TESTS ?=
+TEST_WORKERS ?= auto
+PYTEST = ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest
 check: $(VENV_STAMP)
-	ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest tests/unit
+	$(PYTEST) -n $(TEST_WORKERS) tests/unit
 
 test: $(VENV_STAMP) deps
-	ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest $(TESTS)
+ifeq ($(strip $(TESTS)),)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target _test-site _test-tiers
+else
+	$(PYTEST) $(TESTS)
+endif
+
+_test-site:
+	$(PYTEST) tests/site
+
+_test-tiers:
+	$(PYTEST) -n $(TEST_WORKERS) tests/unit tests/make tests/build
 
 # What make test needs beside the venv, installed once when missing (apt-get as
 # root or through sudo, npm into the user cache); a machine that has them needs

@@ -148,12 +148,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if _tier(item) != "unit":
             item.add_marker(pytest.mark.build)
     order = {tier: n for n, tier in enumerate(TIERS)}
+    worker = _xdist_worker()
     items.sort(
         key=lambda item: (
             order.get(_tier(item), len(TIERS)),
+            # under pytest-xdist mypy runs in its test, first: beside the others
+            not (worker and "mypy_report" in getattr(item, "fixturenames", ())),
             "reader_run" in getattr(item, "fixturenames", ()),
         )
     )
+
+
+def _xdist_worker() -> bool:
+    """Whether this process is one of pytest-xdist's workers, each of which
+    collects every test and runs those it is sent."""
+    return "PYTEST_XDIST_WORKER" in os.environ
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -163,7 +172,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     needed = set().union(*(getattr(item, "fixturenames", ()) for item in session.items))
     if SITE_FIXTURES & needed:
         _SITE.start()
-    if "mypy_report" in needed:
+    if "mypy_report" in needed and not _xdist_worker():  # a worker: in the test (one run)
         _MYPY.start()
 
 
