@@ -104,9 +104,9 @@ _html:
 # the pure tests, the Makefile's targets, the fixture sites built in process, and
 # the real site built once with its browser, download and notebook checks.
 # Both spread the tests over TEST_WORKERS processes (pytest-xdist; auto: one a core).
-# make test runs the real site's tier in a session of its own beside the other
-# tiers' (the site's build, its browser and its notebook run are one session's),
-# each session's report shown when it ends.
+# make test runs the tests that need the real site (marked real_site: the site's
+# build, its browser and its notebook run are one session's) in a session of their
+# own beside the others' session, each session's report shown when it ends.
 # TESTS: pytest arguments instead of every tier, in one session (TESTS=tests/build,
 # TESTS="-m browser"; add -n 2 to spread them).
 TESTS ?=
@@ -123,10 +123,10 @@ else
 endif
 
 _test-site:
-	$(PYTEST) tests/site
+	$(PYTEST) -m "real_site and not upstream"
 
 _test-tiers:
-	$(PYTEST) -n $(TEST_WORKERS) tests/unit tests/make tests/build
+	$(PYTEST) -n $(TEST_WORKERS) -m "not real_site and not upstream"
 
 # What make test needs beside the venv, installed once when missing (apt-get as
 # root or through sudo, npm into the user cache); a machine that has them needs
