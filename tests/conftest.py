@@ -141,19 +141,33 @@ def _tier(item: pytest.Item) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test outside tests/unit ``build``; run the tiers in order, and
-    the site tests that compare with the reader's run of the notebooks last
-    (the run goes on meanwhile)."""
+    """Mark every test outside tests/unit ``build``, and every test that needs the
+    real site ``real_site``; run the tiers in order, and the site tests that
+    compare with the reader's run of the notebooks last (the run goes on
+    meanwhile)."""
     for item in items:
         if _tier(item) != "unit":
             item.add_marker(pytest.mark.build)
+        if SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.real_site)
     order = {tier: n for n, tier in enumerate(TIERS)}
+    worker = _xdist_worker(config)
     items.sort(
         key=lambda item: (
             order.get(_tier(item), len(TIERS)),
+            # under pytest-xdist mypy runs in its test, first: beside the others
+            not (worker and "mypy_report" in getattr(item, "fixturenames", ())),
             "reader_run" in getattr(item, "fixturenames", ()),
         )
     )
+
+
+def _xdist_worker(config: pytest.Config) -> bool:
+    """Whether this session is one of pytest-xdist's workers, each of which
+    collects every test and runs those it is sent (its config holds the input
+    the controller sent; a pytest run from a worker's test inherits its
+    PYTEST_XDIST_WORKER, and is no worker)."""
+    return hasattr(config, "workerinput")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -162,8 +176,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     needed = set().union(*(getattr(item, "fixturenames", ()) for item in session.items))
     if SITE_FIXTURES & needed:
-        _SITE.start()
-    if "mypy_report" in needed:
+        if not _xdist_worker(session.config):  # a worker fails them instead (site_build)
+            _SITE.start()
+    # a worker runs mypy in its test: a start in each worker would run it twice
+    if "mypy_report" in needed and not _xdist_worker(session.config):
         _MYPY.start()
 
 
@@ -174,8 +190,15 @@ def mypy_report() -> tuple[int, str]:
 
 
 @pytest.fixture(scope="session")
-def site_build() -> SiteBuild:
+def site_build(request: pytest.FixtureRequest) -> SiteBuild:
     """The strict build of the real site, made once; never raises."""
+    if _xdist_worker(request.config):
+        pytest.fail(
+            "the tests that need the real site (marked real_site) run in one session without -n "
+            "(each worker would build the site): make test runs them so; or leave them out "
+            'with -m "not real_site"',
+            pytrace=False,
+        )
     return _SITE.result()
 
 

@@ -28,8 +28,6 @@ NOT_MODULES: Mapping[str, str] = {
 EXEMPT: Mapping[str, str] = {
     "tests/unit/test_house.py": "its planted packages are named trtdocs",
     "tests/unit/pages/test_module_mentions.py": "its cases name missing modules on purpose",
-    "requirements-docs.txt": "a comment names notebooks/cachekey.py by its old place; editing a "
-    "requirements file re-keys the shared venv, so it waits for the next requirements change",
 }
 
 

@@ -201,12 +201,23 @@ def run_one(job: Job, run_dir: Path, cache_path: Path) -> Outcome:
 
 def _kernels(env: Mapping[str, str]) -> type:
     """nbclient's kernel manager, starting each kernel with ``env`` on top of this
-    process's environment (jupyter_client takes a kernel's environment as ``env``)."""
+    process's environment (jupyter_client takes a kernel's environment as ``env``).
+
+    Its kernels talk over TCP encrypted with CurveZMQ keys the manager makes
+    (jupyter_client's ``transport_encryption``; the venv's ipykernel kernelspec
+    declares ``curve``): a kernel over plain TCP logs a warning into the build's
+    log as it starts. ``required``: a kernel that cannot encrypt fails to start,
+    and its page says so."""
     from jupyter_client.manager import AsyncKernelManager
+    from traitlets import default
 
     extra = dict(env)
 
     class Kernels(AsyncKernelManager):
+        @default("transport_encryption")
+        def _encrypted(self) -> str:
+            return "required"
+
         async def start_kernel(self, **kw: object) -> None:  # type: ignore[override]  # jupyter_client's is untyped
             given = kw.pop("env", None)
             base = given if isinstance(given, Mapping) else os.environ

@@ -21,7 +21,7 @@ from nbclient.exceptions import DeadKernelError
 from sphinx.util import logging
 
 from .. import state
-from . import downloads, marks
+from . import buildlog, downloads, marks
 from .execerrors import describe
 from .reader import READING, Reading
 
@@ -36,6 +36,7 @@ class Parser(MystNbParser):
         env = getattr(document.settings, "env", None) or self.env
         reading = Reading(env, env.docname)
         token = READING.set(reading)
+        buildlog.quiet_page(document)
         try:
             super().parse(inputstring, document)
         except (ExecutionError, DeadKernelError) as exc:

@@ -12,7 +12,17 @@ from sphinx.errors import ConfigError
 
 from .. import config, state
 from ..features.sphinx import table
-from . import banner, downloads, includes, jobs, pageneeds, provenance, recorded, textmarks
+from . import (
+    banner,
+    buildlog,
+    downloads,
+    includes,
+    jobs,
+    pageneeds,
+    provenance,
+    recorded,
+    textmarks,
+)
 from .environment import cached_probe
 from .handoffs import Upstream
 from .marks import status_placeholder
@@ -86,6 +96,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("trtdocs.output.folding")  # the marks and the banner fold
     app.setup_extension("trtdocs.notebooks.pagefoot")  # the page's status, in its footer
     app.add_source_parser(Parser, override=True)
+    buildlog.quiet_config_dumps()  # before myst's and myst-nb's builder-inited handlers log them
     # before myst-nb's own config-inited handler (priority 500), which reads nb_custom_formats
     app.connect("config-inited", _register_reader, priority=400)
     app.connect("builder-inited", _set_up)
