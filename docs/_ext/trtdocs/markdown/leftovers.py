@@ -1,8 +1,8 @@
 """What Markdown made for a reader or a tool must not hold: MyST markup that was
 not rendered, a directive (```` ```{note} ````, ``:::{note}``), a role
-(``{doc}`page```), a target (``(label)=``) or a comment (``% text``). Both
-exporters check what they write with :func:`find`: a download, whose cell
-markers (```` ```{code-cell} ````) are its format, and a twin.
+(``{doc}`page```), a target (``(label)=``) or a comment (``% text``). The
+exporter checks what each of its readers writes with :func:`find`: a download,
+whose cell markers (```` ```{code-cell} ````) are its format, and a twin.
 
 Read with markdown-it and MyST's own plugins, as MyST would read the text, and
 as CommonMark sees it (a role name as text before a code span, a colon fence as

@@ -1,5 +1,5 @@
 """What each piece of MyST markup, and each node this site's extensions make,
-becomes in Markdown: one list, read by both exporters.
+becomes in Markdown: one list, read by the exporter's two readers.
 
 * A download (:mod:`.source`) renders a notebook's MyST source: it looks up each
   directive and role here, and a name with no meaning is an error at its line.
