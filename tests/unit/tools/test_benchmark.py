@@ -43,19 +43,19 @@ def test_summary_median_and_spread():
 def test_targets_follow_the_raw_execution_times():
     t = bench.targets(20.0, {"notebooks/a": 8.0, "notebooks/b": 2.0}, "notebooks/a")
     assert t["cold"].limit_s == pytest.approx(0.7 * 20.0)
-    assert (t["check"].limit_s, t["test"].limit_s) == (60.0, 600.0)
-    assert t["noop"].limit_s == 3.0
-    assert t["edit-code"].limit_s == 13.0
-    assert t["noop"].verdict(3.0) == "pass"
-    assert t["noop"].verdict(3.01) == "miss"
+    assert (t["check"].limit_s, t["test"].limit_s) == (30.0, 240.0)
+    assert t["noop"].limit_s == 1.5
+    assert t["edit-code"].limit_s == 11.0
+    assert t["noop"].verdict(1.5) == "pass"
+    assert t["noop"].verdict(1.51) == "miss"
 
 
 def test_edit_data_target_is_noop_plus_slack_and_no_execution():
     t = bench.targets(20.0, {"notebooks/a": 8.0}, "notebooks/a")["edit-data"]
-    assert t.limit_s == bench.NOOP_LIMIT_S + bench.EDIT_SLACK_S == 8.0
+    assert t.limit_s == bench.NOOP_LIMIT_S + bench.EDIT_SLACK_S == 4.5
     assert "no notebook executes" in t.rule
-    assert t.verdict(8.0, [[], []]) == "pass"
-    assert t.verdict(8.01, [[], []]) == "miss"
+    assert t.verdict(4.5, [[], []]) == "pass"
+    assert t.verdict(4.51, [[], []]) == "miss"
     # fast, but a notebook executed in one run: the cache missed
     assert t.verdict(2.0, [[], ["notebooks/troubleshooting"]]) == "miss"
     # the other targets look only at the time
@@ -186,7 +186,7 @@ def test_summarize_builds_rows_targets_and_carries_the_venv():
                 "noop": step(2.0),
                 "edit-code": step(9.0, ["notebooks/a"]),
                 "edit-markdown": step(2.5),
-                "edit-data": step(6.0, ["notebooks/b"]),
+                "edit-data": step(4.0, ["notebooks/b"]),
             },
             "raw": {"notebooks/a": 7.0, "notebooks/b": 3.0},
             "cold_durations": {"notebooks/a": 6.0, "notebooks/b": 2.5},
@@ -197,7 +197,7 @@ def test_summarize_builds_rows_targets_and_carries_the_venv():
     }
     tests = [
         {
-            "check": bench.Step(41.0, [], result="412 passed in 40.1s", load=0.5),
+            "check": bench.Step(29.0, [], result="412 passed in 28.1s", load=0.5),
             "test": bench.Step(640.0, [], failed=True, result="1 failed, 600 passed", load=2.1),
         }
     ]
@@ -210,14 +210,14 @@ def test_summarize_builds_rows_targets_and_carries_the_venv():
     assert by_id["test"]["target"]["verdict"] == "miss" and by_id["test"]["failed"] == [True]
     assert by_id["test"]["result"] == ["1 failed, 600 passed"]
     assert (
-        by_id["edit-code"]["target"]["limit_s"] == 12.0
+        by_id["edit-code"]["target"]["limit_s"] == 10.0
         and by_id["edit-code"]["target"]["verdict"] == "pass"
     )
     assert by_id["raw"]["median_s"] == 10.0
     assert by_id["edit-code"]["executed"] == [["notebooks/a"]]
     # in time, but a notebook executed: the edit-data target is missed
     assert (
-        by_id["edit-data"]["target"]["limit_s"] == 8.0
+        by_id["edit-data"]["target"]["limit_s"] == 4.5
         and by_id["edit-data"]["target"]["verdict"] == "miss"
     )
     assert by_id["edit-data"]["read"] == [[]]
