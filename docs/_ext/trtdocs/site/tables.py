@@ -100,8 +100,10 @@ def single_ids(doctree: nodes.document) -> None:
     table's id would sit on two elements. The id stays on the table, where links land."""
     for wrapper in doctree.findall(nodes.container):
         wrapped = wrapper.children[0] if wrapper.children else None
-        if {"table-wrapper", "math-wrapper"} & set(wrapper["classes"]) and wrapped is not None:
-            wrapper["ids"] = [i for i in wrapper["ids"] if i not in wrapped.get("ids", ())]
+        if {"table-wrapper", "math-wrapper"} & set(wrapper["classes"]) and isinstance(
+            wrapped, nodes.Element
+        ):
+            wrapper["ids"] = [i for i in wrapper["ids"] if i not in wrapped["ids"]]
 
 
 def _resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
