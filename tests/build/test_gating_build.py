@@ -303,8 +303,11 @@ def test_an_included_cell_says_where_it_ran(tmp_path: Path) -> None:
     lines = [p.get_text("") for p in page.select("p.trtdocs-included-from")]
     assert len(lines) == 2, lines
     status = _html(tmp_path / "_build", "notebooks/gated").select_one(".trtdocs-status summary")
-    # the cell that ran: its page's status line; the one that did not: its mark's line
-    assert lines[0] == f"A cell of Gated cells: p{status.get_text('')[1:]}.", lines[0]
-    assert lines[0].startswith("A cell of Gated cells: partly executed in this build · ")
+    # the cell that ran: its page's status line, said of the one cell (the page ran in
+    # part; this cell ran); the one that did not: its mark's line
+    summary = status.get_text("")
+    assert summary.startswith("Partly executed in this build · "), summary
+    assert lines[0] == f"A cell of Gated cells: e{summary[len('Partly e') :]}.", lines[0]
+    assert lines[0].startswith("A cell of Gated cells: executed in this build · ")
     assert lines[1] == "A cell of Gated cells. Not run in this build: needs a CUDA GPU.", lines[1]
     assert page.select_one("p.trtdocs-included-from a")["href"] == "notebooks/gated.html"

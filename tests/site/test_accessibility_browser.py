@@ -96,12 +96,61 @@ def walks(desk, site_url: str) -> dict[str, Walk]:
 
 def test_every_control_is_reached_and_seen_by_keyboard(walks: dict[str, Walk]) -> None:
     """Tab reaches every control a page draws, and each shows that it has the focus: an
-    outline or shadow it does not have unfocused, and not faded out."""
+    outline or shadow it does not have unfocused, not faded out, and on the screen."""
     problems = []
     for rel, walk in walks.items():
         problems += [f"{rel}: Tab never reaches {what}" for what in walk.unreached()]
         problems += [f"{rel}: no visible focus: {what}" for what in walk.without_focus_ring()]
+        problems += [f"{rel}: focus off the screen: {what}" for what in walk.offscreen()]
     assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def pocket(browser):
+    """One page at 390 px, where furo's navigation and contents are drawers."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+PHONE_PAGE = "notebooks/run-python.html"
+
+
+def test_on_a_phone_the_focus_stays_on_the_screen_and_the_drawers_open(
+    pocket, site_url: str
+) -> None:
+    """At 390 px Tab never lands in a closed drawer, and the keyboard opens the navigation
+    (Enter on its toggle moves the focus into it; Escape closes it and gives the focus back)."""
+    visit(pocket, site_url + PHONE_PAGE)
+    walk = tab_walk(pocket)
+    assert not walk.offscreen(), walk.offscreen()
+    assert not walk.unreached(), walk.unreached()
+    assert not walk.without_focus_ring(), walk.without_focus_ring()
+    toggle = pocket.locator("label.nav-overlay-icon")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    toggle.focus()
+    pocket.keyboard.press("Enter")
+    inside = pocket.wait_for_function(
+        "() => document.activeElement.closest('.sidebar-drawer') !== null"
+    )
+    assert inside and toggle.get_attribute("aria-expanded") == "true"
+    pocket.wait_for_function(
+        "() => document.querySelector('.sidebar-drawer').getBoundingClientRect().left >= 0"
+    )
+    pocket.keyboard.press("Tab")
+    assert pocket.evaluate("() => document.activeElement.closest('.sidebar-drawer') !== null")
+    pocket.keyboard.press("Escape")
+    assert pocket.evaluate("() => document.activeElement.matches('label.nav-overlay-icon')")
+    pocket.wait_for_function("() => document.querySelector('.sidebar-drawer').inert")
+
+
+def test_the_phone_check_catches_focus_in_a_closed_drawer(pocket, site_url: str) -> None:
+    """Planted: the closed navigation drawer made focusable again; Tab lands off the screen."""
+    visit(pocket, site_url + PHONE_PAGE)
+    pocket.evaluate("() => { document.querySelector('.sidebar-drawer').inert = false; }")
+    walk = tab_walk(pocket)
+    assert any("sidebar" in w or "<a" in w for w in walk.offscreen()), walk.reached[:5]
 
 
 def test_the_focus_follows_the_reading_order(walks: dict[str, Walk]) -> None:

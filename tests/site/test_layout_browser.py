@@ -428,3 +428,20 @@ def test_search_ranks_maintainer_pages_last_and_snippets_start_with_text(
 def test_an_error_is_found_by_name(desktop, site_url: str) -> None:
     results = _search(desktop, site_url, "OperatorMissing")
     assert any(d == "notebooks/troubleshooting#error-operator-missing" for d, _ in results), results
+
+
+def test_the_copy_button_shows_on_a_touch_screen_without_a_hover(
+    browser, desktop, site_url: str
+) -> None:
+    """sphinx-copybutton shows its button on hover; a touch screen has none."""
+    opacity = "() => getComputedStyle(document.querySelector('button.copybtn')).opacity"
+    touch = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        pg = touch.new_page()
+        pg.goto(site_url + "notebooks/export-pte.html")
+        assert pg.evaluate("() => matchMedia('(hover: none)').matches")
+        assert pg.evaluate(opacity) == "1"
+    finally:
+        touch.close()
+    desktop.goto(site_url + "notebooks/export-pte.html")
+    assert desktop.evaluate(opacity) == "0"  # a mouse shows it on hover, as before

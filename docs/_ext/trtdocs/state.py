@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 # Bump when what the environment keeps changes shape (PagePlan and friends), so
 # that Sphinx discards an environment pickled by older code.
-ENV_VERSION = 12
+ENV_VERSION = 13
 
 
 def _per_build() -> Any:

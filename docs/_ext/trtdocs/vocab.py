@@ -60,7 +60,7 @@ STATUSES: Final[Mapping[str, Status]] = MappingProxyType(
     {
         "released": Status("released", "none stated", "In {release}"),
         "described": Status(
-            "described upstream, not released",
+            "not released",
             "unknown: not released, so no published metadata states them",
             "In {release}, not released",
         ),

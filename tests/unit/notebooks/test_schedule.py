@@ -133,3 +133,12 @@ def test_a_missing_or_broken_provenance_knows_no_durations(tmp_path: Path) -> No
     assert durations.from_provenance(tmp_path / "missing.json") == {}
     broken.write_text(json.dumps({"notebooks": {"notebooks/a": {"duration_s": "fast"}}}))
     assert durations.from_provenance(broken) == {}
+
+
+def test_a_kernel_gets_no_jobserver_of_make() -> None:
+    from trtdocs.notebooks.execute import kernel_environ
+
+    base = {"PATH": "/usr/bin", "MAKEFLAGS": " -j2 --jobserver-auth=fifo:/tmp/x", "MAKELEVEL": "1"}
+    env = kernel_environ(base, {"EXECUTORCH_CXX_PREFIX": "/opt/et"})
+    assert env == {"PATH": "/usr/bin", "EXECUTORCH_CXX_PREFIX": "/opt/et"}
+    assert base["MAKEFLAGS"]  # the build's own environment keeps it

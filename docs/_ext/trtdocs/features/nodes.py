@@ -1,5 +1,6 @@
 """The features table's notes on the pages: ``{feature-note} <id>``,
-``{feature}`<id>```, ``{feature-release}`<id>``` and ``{install-command} <release>``.
+``{feature}`<id>```, ``{feature-release}`<id>```, ``{release}`documented``` and
+``{install-command} <release>``.
 
 Every note is generated from the table (:mod:`.model`) relative to the
 documented release, says one of three states ("In 2.14", "In 2.15, not
@@ -25,7 +26,7 @@ from .. import state
 from ..output.inline import inline
 from ..vocab import INSTALL_PLATFORMS, INSTALL_TOOLS
 from .model import Feature, FeaturesTable
-from .words import join_over, release_words
+from .words import DOCUMENTED, join_over, release_words
 
 logger = logging.getLogger(__name__)
 
@@ -140,6 +141,22 @@ class FeatureReleaseRole(SphinxRole):
             return [], []
         key = table_of(self.env).release_of(feature).key
         return [nodes.inline(text=release_words(key), classes=[RELEASE_CLASS])], []
+
+
+class ReleaseRole(SphinxRole):
+    """``{release}`documented```: the release the pages describe, as the table says it
+    ("2.14"), so that prose says "with Torch-TensorRT 2.14" without typing it."""
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        if self.text.strip() != DOCUMENTED:
+            msg = self.inliner.reporter.error(
+                f"{{release}} takes `{DOCUMENTED}` (the release the pages describe), "
+                f"not {self.text.strip()!r}",
+                line=self.lineno,
+            )
+            return [], [msg]
+        words = release_words(table_of(self.env).documented)
+        return [nodes.inline(text=words, classes=[RELEASE_CLASS])], []
 
 
 # Text that may separate two inline notes of one run ("a, b", "a and b").

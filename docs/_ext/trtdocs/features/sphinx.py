@@ -23,6 +23,7 @@ from .nodes import (
     FeatureReleaseRole,
     FeatureRole,
     InstallCommand,
+    ReleaseRole,
     table_of,
 )
 from .validate import FeaturesError, line_of, load
@@ -193,6 +194,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("feature-note", FeatureNote)
     app.add_role("feature", FeatureRole())
     app.add_role("feature-release", FeatureReleaseRole())
+    app.add_role("release", ReleaseRole())
     app.add_transform(FeatureNoteParentheses)
     app.add_directive("support-matrix", SupportMatrix)
     app.add_directive("install-command", InstallCommand)

@@ -7,6 +7,7 @@ code marks where only plain text fits. Pure: no Sphinx."""
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from ..vocab import NIGHTLY, STATUSES
 
@@ -33,6 +34,10 @@ def join_over(prev: str, nxt: str) -> tuple[str, str]:
 def plain(text: str) -> str:
     """A note's text without its `code` marks."""
     return text.replace("`", "")
+
+
+# The one word ``{release}`` takes: the release the pages describe (the table's ``documented``).
+DOCUMENTED: Final = "documented"
 
 
 def release_words(key: str) -> str:

@@ -117,6 +117,7 @@ ROLES: Final[Mapping[str, Meaning]] = {
     "ref": Meaning(Form.LINK, "a link to a label, reading its title"),
     "feature": Meaning(Form.TEXT, "a version note in parentheses, or nothing for 2.14"),
     "feature-release": Meaning(Form.TEXT, "the release a feature comes in, from the table"),
+    "release": Meaning(Form.TEXT, "the release the pages describe, from the table"),
     "api-feature": Meaning(Form.TEXT, "an API entry's version note", downloads=False),
     "data-row": Meaning(Form.LINK, "a link to an error message's entry", downloads=False),
 }

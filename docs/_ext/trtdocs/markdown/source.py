@@ -29,7 +29,7 @@ from markdown_it.token import Token
 
 from .. import datatables
 from ..features.model import FeaturesTable
-from ..features.words import join_over, plain, release_words
+from ..features.words import DOCUMENTED, join_over, plain, release_words
 from ..pages.blocks import directive_options
 from ..site import dotgraphs, ptelayout
 from . import deflists, forms, meanings
@@ -308,6 +308,10 @@ def _role(name: str, content: str, ctx: Context, line: int) -> str:
     if name == "feature-release":
         feature = ctx.features.feature(content.strip())
         return release_words(ctx.features.release_of(feature).key)
+    if name == "release":
+        if content.strip() != DOCUMENTED:
+            raise DownloadError(line, f"{{release}} takes `{DOCUMENTED}`, not {content.strip()!r}")
+        return release_words(ctx.features.documented)
     if name == "doc":
         doc = _docname(target, ctx)
         return _link(text or ctx.titles.get(doc, target), doc, "", ctx)

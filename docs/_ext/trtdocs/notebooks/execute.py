@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import Final
 
 import nbformat
 
@@ -199,6 +200,16 @@ def run_one(job: Job, run_dir: Path, cache_path: Path) -> Outcome:
     return Outcome(seconds, error)
 
 
+# make's jobserver, which `make -j html` hands to the build: a kernel runs as from a
+# reader's shell, so ninja in a notebook's C++ build does not try to join it and warn
+MAKE_VARIABLES: Final = frozenset({"MAKEFLAGS", "MFLAGS", "MAKELEVEL"})
+
+
+def kernel_environ(base: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, str]:
+    """A kernel's environment: ``base`` without make's variables, then ``extra``."""
+    return {**{k: v for k, v in base.items() if k not in MAKE_VARIABLES}, **extra}
+
+
 def _kernels(env: Mapping[str, str]) -> type:
     """nbclient's kernel manager, starting each kernel with ``env`` on top of this
     process's environment (jupyter_client takes a kernel's environment as ``env``).
@@ -221,6 +232,6 @@ def _kernels(env: Mapping[str, str]) -> type:
         async def start_kernel(self, **kw: object) -> None:  # type: ignore[override]  # jupyter_client's is untyped
             given = kw.pop("env", None)
             base = given if isinstance(given, Mapping) else os.environ
-            await super().start_kernel(env={**base, **extra}, **kw)
+            await super().start_kernel(env=kernel_environ(base, extra), **kw)
 
     return Kernels

@@ -4,8 +4,9 @@ block (:mod:`trtdocs.output.cellinclude`).
 At ``doctree-resolved``, once every notebook's plan and execution data exist,
 each placeholder becomes one line from the cell's own page: "A cell of
 *Compile and save a .pte*. Not run in this build: needs a CUDA GPU with
-TensorRT." for a cell its page marks, else that page's status ("executed in
-this build · machine · date"). The landing page's quick start says where its
+TensorRT." for a cell its page marks, else what that page's status says of
+a run, for the one cell ("executed in this build · machine · date", also where
+the page ran in part). The landing page's quick start says where its
 code runs as honestly as the page it comes from.
 """
 
@@ -60,8 +61,10 @@ def resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             para += nodes.Text(f". {line}")
         else:
             entry = page_entry(app, source, plan)
-            titles = EARLIER if entry.get("earlier") and entry["status"] in EARLIER else TITLES
+            # the cell ran: what its page says of a run, for this one cell (a page that ran
+            # in part ran this cell)
+            ran = "executed" if entry["status"] == "partly executed" else entry["status"]
+            titles = EARLIER if entry.get("earlier") and ran in EARLIER else TITLES
             words = summary_words(entry)
-            para += nodes.Text(f": {titles[entry['status']][:1].lower()}")
-            para += nodes.Text(f"{titles[entry['status']][1:]}{words}.")
+            para += nodes.Text(f": {titles[ran][:1].lower()}{titles[ran][1:]}{words}.")
         node.replace_self(para)

@@ -17,7 +17,7 @@ keeps them on the block (:data:`REQUIRES`). At ``doctree-resolved``,
 :func:`resolve` puts before each such block the mark a cell that did not run gets
 (:func:`.marks.text_line`: shown as text, and what running it needs); folded under it: what this
 machine lacks of what it needs (the probe's reasons, as for a cell), and what the
-build checked of it (:func:`checked`: for C++, the guard's caption under the block).
+build checked of it (:func:`checked`: for C++, a pointer to the guard's caption under the block).
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ REQUIRES = "trtdocs_requires"  # the literal block's attribute: its requirements
 MARK_CLASSES = ["trtdocs-not-executed", "trtdocs-text-block", "no-search"]
 # a C++ block the guard compiled has its caption; one without failed (a warning names it)
 NO_RESULT = "The C++ guard has no result for it: the build's warnings say why."
+# the guard's caption sits under a C++ block it checked (trtdocs.drift.captions): said once
+UNDER_BLOCK = "What the build compiled of it is said under the block."
 
 
 class CodeBlock(SphinxCodeBlock):
@@ -83,7 +85,7 @@ def checked(block: nodes.literal_block, captions: Mapping[str, str], guards_ran:
     if not guards_ran:
         return "The drift guards did not run in this build, so nothing in it was checked."
     if language in CPP_LANGUAGES:
-        return captions.get(normal(shown_code(block.astext())), NO_RESULT)
+        return UNDER_BLOCK if normal(shown_code(block.astext())) in captions else NO_RESULT
     if language in CMAKE_LANGUAGES:
         return "The build parses it with `cmake -P`; nothing is configured."
     if language in SHELL_LANGUAGES and block_commands(language, block.astext()):

@@ -94,11 +94,24 @@ def _code(table: nodes.table) -> None:
             literal += nodes.Text(piece)
 
 
+def single_ids(doctree: nodes.document) -> None:
+    """furo wraps each table (and math block) in a container that takes all of its
+    attributes, ids included (``furo.WrapTableAndMathInAContainerTransform``): a captioned
+    table's id would sit on two elements. The id stays on the table, where links land."""
+    for wrapper in doctree.findall(nodes.container):
+        wrapped = wrapper.children[0] if wrapper.children else None
+        if {"table-wrapper", "math-wrapper"} & set(wrapper["classes"]) and isinstance(
+            wrapped, nodes.Element
+        ):
+            wrapper["ids"] = [i for i in wrapper["ids"] if i not in wrapped["ids"]]
+
+
 def _resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """At doctree-resolved, last: tables other parts fill in then (the build report) are laid
-    out too."""
+    out too. furo's wrappers exist by then (a post-transform)."""
     if app.builder.format == "html":
         lay_out(doctree)
+        single_ids(doctree)
 
 
 def _visit_wbr(self: Any, node: wbr) -> None:
