@@ -160,12 +160,17 @@ def test_feature_notes_are_visible(page, built_site: Path, site_url: str) -> Non
     selector = ".trtdocs-feature, .trtdocs-version-note"
     with_notes = [p for p in pages(built_site) if main_content(p).select(selector)]
     assert with_notes, f"no page shows a generated feature note ({selector})"
+    # each note: seen (drawn, with a box) and with text; one round trip a page
+    seen = """s => [...document.querySelectorAll(`article :is(${s})`)].map(n => [
+      n.checkVisibility({visibilityProperty: true, opacityProperty: true})
+        && n.getClientRects().length > 0, n.innerText.trim() !== ''])"""
     for path in with_notes:
         visit(page, site_url + path.relative_to(built_site).as_posix())
-        notes = page.locator(f"article :is({selector})")
-        for i in range(notes.count()):
-            assert notes.nth(i).is_visible(), f"{path.name}: feature note {i} is hidden"
-            assert notes.nth(i).inner_text().strip(), f"{path.name}: feature note {i} is empty"
+        notes = page.evaluate(seen, selector)
+        assert notes, f"{path.name}: the build wrote notes the browser does not find"
+        for i, (visible, has_text) in enumerate(notes):
+            assert visible, f"{path.name}: feature note {i} is hidden"
+            assert has_text, f"{path.name}: feature note {i} is empty"
 
 
 def test_search_finds_a_term_offline(page, site_url: str) -> None:

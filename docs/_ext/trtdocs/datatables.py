@@ -125,7 +125,7 @@ TABLES: Mapping[str, TableSpec] = MappingProxyType(
             (
                 Column("Option", _code("name"), 22),
                 Column("Default", _code("default"), 8),
-                notes("Since", "feature", 16),
+                notes("Available", "feature", 16),
                 Column("Meaning", _text("meaning"), 54),
             ),
         ),
