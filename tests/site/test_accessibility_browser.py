@@ -27,13 +27,17 @@ KEYBOARD_PAGES = (
 )
 
 
+def _one_page(browser, width: int, height: int, scheme: str):
+    """One page of a new browser context, closed after the module's tests."""
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+    yield context.new_page()
+    context.close()
+
+
 @pytest.fixture(scope="module")
 def desk(browser):
     """One page at 1280 px on a light system, reused by every test here."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
-    pg = context.new_page()
-    yield pg
-    context.close()
+    yield from _one_page(browser, 1280, 900, "light")
 
 
 def test_every_page_passes_axe_in_both_themes(desk, built_site: Path, site_url: str) -> None:
@@ -108,10 +112,7 @@ def test_every_control_is_reached_and_seen_by_keyboard(walks: dict[str, Walk]) -
 @pytest.fixture(scope="module")
 def pocket(browser):
     """One page at 390 px, where furo's navigation and contents are drawers."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
-    pg = context.new_page()
-    yield pg
-    context.close()
+    yield from _one_page(browser, 390, 844, "dark")
 
 
 PHONE_PAGE = "notebooks/run-python.html"

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 
-from ..site.tables import wbr
+from ..site.tables import with_breaks
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -78,16 +78,7 @@ def break_titles(doctree: nodes.document) -> None:
         if title is None or title.parent is not section or _module_of(section) is None:
             continue
         for literal in list(title.findall(nodes.literal)):
-            if len(literal.children) != 1 or not isinstance(literal[0], nodes.Text):
-                continue
-            cut = pieces(literal.astext())
-            if len(cut) < 2:
-                continue
-            literal.children = []
-            for i, piece in enumerate(cut):
-                if i:
-                    literal += wbr()
-                literal += nodes.Text(piece)
+            with_breaks(literal, pieces)
 
 
 def _read(app: Sphinx, doctree: nodes.document) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from docutils import nodes
@@ -54,6 +55,21 @@ class wbr(nodes.Inline, nodes.Element):
     """A line-break opportunity (``<wbr>``); no text, nothing in other builders."""
 
 
+def with_breaks(literal: nodes.literal, cut: Callable[[str], list[str]]) -> None:
+    """A ``<wbr>`` between the pieces ``cut`` makes of a plain literal's text (one
+    piece: unchanged). Tables and API headings share it."""
+    if len(literal.children) != 1 or not isinstance(literal[0], nodes.Text):
+        return
+    pieces = cut(literal.astext())
+    if len(pieces) < 2:
+        return
+    literal.children = []
+    for i, piece in enumerate(pieces):
+        if i:
+            literal += wbr()
+        literal += nodes.Text(piece)
+
+
 def lay_out(doctree: nodes.document) -> None:
     """Labels for the narrow-screen layout, and break points in table code (idempotent)."""
     for table in list(doctree.findall(nodes.table)):
@@ -82,16 +98,7 @@ def lay_out(doctree: nodes.document) -> None:
 
 def _code(table: nodes.table) -> None:
     for literal in list(table.findall(nodes.literal)):
-        if len(literal.children) != 1 or not isinstance(literal[0], nodes.Text):
-            continue
-        pieces = break_points(literal.astext())
-        if len(pieces) < 2:
-            continue
-        literal.children = []
-        for i, piece in enumerate(pieces):
-            if i:
-                literal += wbr()
-            literal += nodes.Text(piece)
+        with_breaks(literal, break_points)
 
 
 def single_ids(doctree: nodes.document) -> None:
